@@ -1,0 +1,1 @@
+"""memory_bench_external: see the package README."""

@@ -1,0 +1,1 @@
+"""memory_bench: see the package README."""

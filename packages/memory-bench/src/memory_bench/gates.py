@@ -1,0 +1,129 @@
+"""The gate registry: every hard gate of the specification plus the foundational ones.
+
+A gate is proven by tests carrying ``@pytest.mark.gate("<id>")``. The test suite fails when a
+gate recorded as implemented has no test carrying its marker, or when none of its tests passed;
+``nox -s gates`` prints the table with each gate's status.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+GateKind = Literal["structural", "property", "case"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gate:
+    """One registered gate."""
+
+    id: str
+    kind: GateKind
+    milestone: str
+    title: str
+    implemented: bool
+
+
+def _spec(number: int, name: str, kind: GateKind, title: str, implemented: bool) -> Gate:
+    return Gate(
+        id=f"gate.memory.{name}",
+        kind=kind,
+        milestone=f"M16 #{number}",
+        title=title,
+        implemented=implemented,
+    )
+
+
+GATES: tuple[Gate, ...] = (
+    Gate(
+        id="gate.memory.scope_isolation",
+        kind="property",
+        milestone="foundation",
+        title="never cross a principal or project scope",
+        implemented=True,
+    ),
+    Gate(
+        id="gate.memory.never_fabricate",
+        kind="property",
+        milestone="foundation",
+        title="every belief traces to a trusted user event of its principal",
+        implemented=False,
+    ),
+    Gate(
+        id="gate.memory.rejection_durable",
+        kind="property",
+        milestone="foundation",
+        title="never resurrect a rejection",
+        implemented=False,
+    ),
+    Gate(
+        id="gate.memory.token_ceiling",
+        kind="property",
+        milestone="foundation",
+        title="never render above the token ceiling",
+        implemented=False,
+    ),
+    Gate(
+        id="gate.memory.prefix_stable",
+        kind="case",
+        milestone="foundation",
+        title="the cached prefix is stable within a session",
+        implemented=False,
+    ),
+    _spec(1, "bench_corpus_shape", "structural", "the corpus is shaped as declared", False),
+    _spec(2, "bench_reproducible", "property", "the deterministic arm is reproducible", False),
+    _spec(3, "bench_no_regression", "case", "the benchmark does not regress", False),
+    _spec(4, "bench_baseline_current", "case", "the baseline is current", False),
+    _spec(
+        5,
+        "bench_protected_never_rendered",
+        "case",
+        "protected content never forms and never renders",
+        False,
+    ),
+    _spec(
+        6,
+        "bench_supersession_current",
+        "case",
+        "a formed update never renders what it superseded",
+        False,
+    ),
+    _spec(
+        7,
+        "bench_evidence_publish",
+        "case",
+        "live evidence exists only when every pass condition held",
+        False,
+    ),
+    _spec(8, "bench_cost_ceiling", "case", "the live arm stops before its ceiling", False),
+    _spec(
+        9,
+        "bench_external_adapters",
+        "structural",
+        "external adapters map their datasets without vendoring them",
+        False,
+    ),
+    _spec(
+        10, "profiles_wired", "structural", "memory profiles are loaded and mirror defaults", False
+    ),
+    _spec(11, "trace_retention", "case", "operator trace fields expire on schedule", False),
+    _spec(12, "decay_lifecycle", "case", "unused provisional beliefs decay and retire", False),
+    _spec(13, "usage_feedback", "case", "citing resists decay, never raises confidence", False),
+    _spec(14, "recall_delta", "case", "the recall delta surfaces beliefs formed later", False),
+    _spec(
+        15, "correction_lines", "case", "correction lines never yield, never move the prefix", False
+    ),
+    _spec(16, "established_facts_form", "case", "established facts form as affirmed", False),
+    _spec(17, "conflict_surfaced", "case", "a lower-authority contradiction is conflicted", False),
+    _spec(18, "authority_recency", "property", "the resolver orders authority then recency", False),
+    _spec(19, "rederive_opt_in", "case", "re-derivation is opt-in and replays rejections", False),
+    _spec(
+        20,
+        "provider_positive_coverage_v2",
+        "case",
+        "provider formation supports >= 17 of 21 positive cases",
+        False,
+    ),
+)
+
+GATES_BY_ID: dict[str, Gate] = {gate.id: gate for gate in GATES}

@@ -1,0 +1,49 @@
+"""Typed errors raised by memory-core.
+
+Hierarchy::
+
+    MemoryCoreError                 base of every error this package raises on purpose
+    ├── UsageError                  the caller's mistake (bad argument, bad file); fix the input
+    │   └── ConfigurationError      a profile document or overlay is invalid
+    ├── NotFoundError               a record the caller named does not exist for that principal
+    ├── ConflictError               a write would break a store invariant (duplicate id, ...)
+    ├── StorageUnavailableError     a storage backend cannot be reached or is not installed
+    └── RunError                    an agent run ended in a typed terminal status
+
+Pydantic's ``ValidationError`` is raised unchanged where a record is built from bad values
+(an unknown enum value, a naive datetime, a missing principal): its message names the field.
+"""
+
+from __future__ import annotations
+
+
+class MemoryCoreError(Exception):
+    """Base class of the errors memory-core raises deliberately."""
+
+
+class UsageError(MemoryCoreError, ValueError):
+    """The caller passed something invalid; the message says what and how to fix it."""
+
+
+class ConfigurationError(UsageError):
+    """A configuration document (profiles, overlay, policy profile) is invalid."""
+
+
+class NotFoundError(MemoryCoreError, LookupError):
+    """The named record does not exist for the given principal."""
+
+
+class ConflictError(MemoryCoreError):
+    """A write would violate a store invariant, such as inserting an id that already exists."""
+
+
+class StorageUnavailableError(MemoryCoreError):
+    """A storage backend is not installed, not reachable, or its schema is behind."""
+
+
+class RunError(MemoryCoreError):
+    """An agent run ended without a final answer; ``status`` is its terminal status."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(f"{status}: {message}")
+        self.status = status

@@ -1,0 +1,195 @@
+"""Storage ports. Every read takes a ``Principal``: isolation is part of the signature.
+
+Each port has an in-memory reference adapter (``memory_core.stores.memory``) and a PostgreSQL
+adapter (``memory_store_pg``); one contract test suite runs against both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Protocol
+
+from memory_core.domain import (
+    Belief,
+    BeliefStatus,
+    Event,
+    Principal,
+    RecallQuery,
+    RecallTrace,
+    Rejection,
+    Session,
+)
+
+
+class EventLog(Protocol):
+    """Append-only event log with a monotonic ``sequence``."""
+
+    def append(self, event: Event) -> Event:
+        """Store ``event`` and return it stamped with the next sequence number."""
+        ...
+
+    def get(self, principal: Principal, event_id: str) -> Event | None:
+        """Return the principal's event with this id, or ``None``."""
+        ...
+
+    def read_session(
+        self, principal: Principal, session_id: str, *, after_sequence: int = 0
+    ) -> list[Event]:
+        """Return the principal's events of one session past ``after_sequence``, in order."""
+        ...
+
+    def page(
+        self,
+        principal: Principal,
+        *,
+        after_sequence: int = 0,
+        limit: int = 100,
+        event_types: Sequence[str] | None = None,
+    ) -> list[Event]:
+        """Return up to ``limit`` of the principal's events past the cursor, in order."""
+        ...
+
+
+class SessionStore(Protocol):
+    """Sessions and their snapshot/watermark bookkeeping."""
+
+    def create(self, session: Session) -> Session:
+        """Insert a new session."""
+        ...
+
+    def get(self, principal: Principal, session_id: str) -> Session | None:
+        """Return the principal's session, or ``None``."""
+        ...
+
+    def update(self, session: Session) -> Session:
+        """Replace an existing session record."""
+        ...
+
+    def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
+        """Open sessions (any principal) whose last activity is at or before the instant."""
+        ...
+
+
+class MemoryStore(Protocol):
+    """The belief store; ``store_position`` is monotonic per store."""
+
+    def put(self, belief: Belief) -> Belief:
+        """Insert a new belief and return it with a fresh store position."""
+        ...
+
+    def update(self, belief: Belief) -> Belief:
+        """Replace an existing belief (same principal) and return it with a fresh position."""
+        ...
+
+    def get(self, principal: Principal, belief_id: str) -> Belief | None:
+        """Return the principal's belief with this id, or ``None``."""
+        ...
+
+    def list_beliefs(
+        self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
+    ) -> list[Belief]:
+        """The principal's beliefs (optionally of some statuses) in store-position order."""
+        ...
+
+    def search(self, query: RecallQuery) -> list[Belief]:
+        """Beliefs passing the query's predicates, newest store position first, capped."""
+        ...
+
+    def list_idle(
+        self, principal: Principal, evidence_before: datetime, limit: int
+    ) -> list[Belief]:
+        """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+        ...
+
+    def head_position(self, principal: Principal) -> int:
+        """The newest store position the principal has written (any status); 0 if none."""
+        ...
+
+
+class TraceStore(Protocol):
+    """Recall traces."""
+
+    def record(self, trace: RecallTrace) -> RecallTrace:
+        """Store a new trace."""
+        ...
+
+    def get(self, principal: Principal, trace_id: str) -> RecallTrace | None:
+        """Return the principal's trace, or ``None``."""
+        ...
+
+    def mark_cited(self, trace_id: str, principal: Principal, cited: Sequence[str]) -> RecallTrace:
+        """Union ``cited`` belief ids into the trace (idempotent) and return it."""
+        ...
+
+    def expire_operator_fields(self, now: datetime, limit: int = 1000) -> int:
+        """Null the operator tier of up to ``limit`` traces past expiry; return how many."""
+        ...
+
+
+class FormationStateStore(Protocol):
+    """Per-session formation watermarks and durable rejections."""
+
+    def watermark(self, principal: Principal, session_id: str) -> int:
+        """The last event sequence consolidated for the session (0 if none)."""
+        ...
+
+    def set_watermark(self, principal: Principal, session_id: str, sequence: int) -> None:
+        """Record that events up to ``sequence`` were consolidated."""
+        ...
+
+    def record_rejection(self, rejection: Rejection) -> None:
+        """Store a rejection durably (idempotent by belief id)."""
+        ...
+
+    def rejections(self, principal: Principal) -> list[Rejection]:
+        """The principal's recorded rejections, oldest first."""
+        ...
+
+
+class Storage(Protocol):
+    """One storage tier: the five ports plus a unit of work spanning them."""
+
+    @property
+    def events(self) -> EventLog:
+        """The event log."""
+        ...
+
+    @property
+    def sessions(self) -> SessionStore:
+        """The session store."""
+        ...
+
+    @property
+    def memories(self) -> MemoryStore:
+        """The belief store."""
+        ...
+
+    @property
+    def traces(self) -> TraceStore:
+        """The recall trace store."""
+        ...
+
+    @property
+    def formation(self) -> FormationStateStore:
+        """Formation watermarks and rejections."""
+        ...
+
+    def unit_of_work(self) -> AbstractContextManager[None]:
+        """A transaction: everything written inside is kept together or not at all."""
+        ...
+
+    def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+__all__ = [
+    "EventLog",
+    "FormationStateStore",
+    "MemoryStore",
+    "SessionStore",
+    "Storage",
+    "TraceStore",
+]

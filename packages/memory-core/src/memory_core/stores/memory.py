@@ -1,0 +1,447 @@
+"""In-memory reference adapters for every storage port.
+
+These are real implementations, not mocks: the benchmark measures this tier, so its lexical
+search is served from a per-principal inverted index with the shared tokenizer, exactly the
+any-term whole-lexeme semantics the PostgreSQL adapter implements.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, Protocol
+
+from memory_core.domain import (
+    LIVE_STATUSES,
+    Belief,
+    BeliefStatus,
+    Event,
+    Principal,
+    RecallQuery,
+    RecallTrace,
+    Rejection,
+    Session,
+)
+from memory_core.errors import ConflictError, NotFoundError, UsageError
+from memory_core.tokenizer import lexemes, term_lexemes
+
+_Key = tuple[str, str]
+
+
+def _key(principal: Principal) -> _Key:
+    return (principal.tenant_id, principal.principal_id)
+
+
+def normalize_subject(subject: str) -> str:
+    """Case-folded, whitespace-collapsed subject used for subject-named matching."""
+    return " ".join(subject.casefold().split())
+
+
+class InMemoryEventLog:
+    """Event log kept in a list per principal."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._sequence = 0
+        self._by_principal: dict[_Key, list[Event]] = defaultdict(list)
+        self._by_id: dict[str, Event] = {}
+
+    def append(self, event: Event) -> Event:
+        """Store ``event`` with the next sequence number."""
+        with self._lock:
+            if event.event_id in self._by_id:
+                raise ConflictError(f"event {event.event_id} already exists")
+            self._sequence += 1
+            stamped = event.model_copy(update={"sequence": self._sequence})
+            self._by_principal[_key(stamped.principal)].append(stamped)
+            self._by_id[stamped.event_id] = stamped
+            return stamped
+
+    def get(self, principal: Principal, event_id: str) -> Event | None:
+        """Return the principal's event, or ``None`` (another principal's id is invisible)."""
+        event = self._by_id.get(event_id)
+        return event if event is not None and event.principal == principal else None
+
+    def read_session(
+        self, principal: Principal, session_id: str, *, after_sequence: int = 0
+    ) -> list[Event]:
+        """The principal's events of one session past the cursor."""
+        with self._lock:
+            return [
+                e
+                for e in self._by_principal.get(_key(principal), [])
+                if e.session_id == session_id and e.sequence > after_sequence
+            ]
+
+    def page(
+        self,
+        principal: Principal,
+        *,
+        after_sequence: int = 0,
+        limit: int = 100,
+        event_types: Sequence[str] | None = None,
+    ) -> list[Event]:
+        """Up to ``limit`` of the principal's events past the cursor, oldest first."""
+        if limit < 1:
+            raise UsageError(f"page limit must be >= 1, got {limit}")
+        wanted = None if event_types is None else frozenset(event_types)
+        out: list[Event] = []
+        with self._lock:
+            for event in self._by_principal.get(_key(principal), []):
+                if event.sequence <= after_sequence:
+                    continue
+                if wanted is not None and event.event_type not in wanted:
+                    continue
+                out.append(event)
+                if len(out) >= limit:
+                    break
+        return out
+
+    def _state(self) -> Any:
+        return (
+            self._sequence,
+            {k: list(v) for k, v in self._by_principal.items()},
+            dict(self._by_id),
+        )
+
+    def _restore(self, state: Any) -> None:
+        self._sequence, by_principal, self._by_id = state
+        self._by_principal = defaultdict(list, by_principal)
+
+
+class InMemorySessionStore:
+    """Sessions kept in a dict."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._sessions: dict[str, Session] = {}
+
+    def create(self, session: Session) -> Session:
+        """Insert a new session."""
+        with self._lock:
+            if session.id in self._sessions:
+                raise ConflictError(f"session {session.id} already exists")
+            self._sessions[session.id] = session
+            return session
+
+    def get(self, principal: Principal, session_id: str) -> Session | None:
+        """Return the principal's session, or ``None``."""
+        session = self._sessions.get(session_id)
+        return session if session is not None and session.principal == principal else None
+
+    def update(self, session: Session) -> Session:
+        """Replace an existing session of the same principal."""
+        with self._lock:
+            current = self._sessions.get(session.id)
+            if current is None or current.principal != session.principal:
+                raise NotFoundError(f"session {session.id} does not exist for this principal")
+            self._sessions[session.id] = session
+            return session
+
+    def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
+        """Open sessions idle since at or before the instant, oldest activity first."""
+        with self._lock:
+            idle = [
+                s
+                for s in self._sessions.values()
+                if s.closed_at is None and s.last_activity_at <= last_activity_before
+            ]
+        idle.sort(key=lambda s: (s.last_activity_at, s.id))
+        return idle[:limit]
+
+    def _state(self) -> Any:
+        return dict(self._sessions)
+
+    def _restore(self, state: Any) -> None:
+        self._sessions = state
+
+
+class InMemoryMemoryStore:
+    """Beliefs with a per-principal inverted index (lexeme -> ids) and subject index."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._position = 0
+        self._beliefs: dict[str, Belief] = {}
+        self._by_principal: dict[_Key, dict[str, Belief]] = defaultdict(dict)
+        self._lexemes: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._subjects: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._head: dict[_Key, int] = {}
+
+    def _stamp(self, belief: Belief) -> Belief:
+        self._position += 1
+        stamped = belief.model_copy(update={"store_position": self._position})
+        self._head[_key(belief.principal)] = self._position
+        return stamped
+
+    def _index(self, belief: Belief) -> None:
+        key = _key(belief.principal)
+        for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
+            self._lexemes[key][lexeme].add(belief.id)
+        self._subjects[key][normalize_subject(belief.subject)].add(belief.id)
+
+    def _unindex(self, belief: Belief) -> None:
+        key = _key(belief.principal)
+        for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
+            self._lexemes[key][lexeme].discard(belief.id)
+        self._subjects[key][normalize_subject(belief.subject)].discard(belief.id)
+
+    def put(self, belief: Belief) -> Belief:
+        """Insert a new belief with a fresh store position."""
+        with self._lock:
+            if belief.id in self._beliefs:
+                raise ConflictError(f"belief {belief.id} already exists")
+            stamped = self._stamp(belief)
+            self._beliefs[stamped.id] = stamped
+            self._by_principal[_key(stamped.principal)][stamped.id] = stamped
+            self._index(stamped)
+            return stamped
+
+    def update(self, belief: Belief) -> Belief:
+        """Replace an existing belief of the same principal; it takes a fresh position."""
+        with self._lock:
+            current = self._beliefs.get(belief.id)
+            if current is None or current.principal != belief.principal:
+                raise NotFoundError(f"belief {belief.id} does not exist for this principal")
+            stamped = self._stamp(belief)
+            self._unindex(current)
+            self._beliefs[stamped.id] = stamped
+            self._by_principal[_key(stamped.principal)][stamped.id] = stamped
+            self._index(stamped)
+            return stamped
+
+    def get(self, principal: Principal, belief_id: str) -> Belief | None:
+        """Return the principal's belief, or ``None``."""
+        belief = self._beliefs.get(belief_id)
+        return belief if belief is not None and belief.principal == principal else None
+
+    def list_beliefs(
+        self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
+    ) -> list[Belief]:
+        """The principal's beliefs in store-position order."""
+        with self._lock:
+            rows = list(self._by_principal.get(_key(principal), {}).values())
+        if statuses is not None:
+            rows = [b for b in rows if b.status in statuses]
+        rows.sort(key=lambda b: b.store_position)
+        return rows
+
+    def search(self, query: RecallQuery) -> list[Belief]:
+        """Principal, scope, status, validity and position predicates, then any-term lexical."""
+        key = _key(query.principal)
+        with self._lock:
+            owned = self._by_principal.get(key, {})
+            if query.terms is None:
+                candidate_ids: set[str] | None = None
+            else:
+                candidate_ids = set()
+                index = self._lexemes.get(key, {})
+                for lexeme in term_lexemes(query.terms):
+                    candidate_ids |= index.get(lexeme, set())
+                subjects = self._subjects.get(key, {})
+                for subject in query.subjects:
+                    candidate_ids |= subjects.get(normalize_subject(subject), set())
+            pool = (
+                owned.values()
+                if candidate_ids is None
+                else (owned[i] for i in candidate_ids if i in owned)
+            )
+            scopes = frozenset(query.scopes)
+            hits = [b for b in pool if _passes(b, query, scopes)]
+        hits.sort(key=lambda b: b.store_position, reverse=True)
+        return hits[: query.limit]
+
+    def list_idle(
+        self, principal: Principal, evidence_before: datetime, limit: int
+    ) -> list[Belief]:
+        """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+        with self._lock:
+            rows = [
+                b
+                for b in self._by_principal.get(_key(principal), {}).values()
+                if b.status in LIVE_STATUSES and b.last_evidence_at <= evidence_before
+            ]
+        rows.sort(key=lambda b: (b.last_evidence_at, b.store_position))
+        return rows[:limit]
+
+    def head_position(self, principal: Principal) -> int:
+        """The newest position the principal has written; 0 if none."""
+        return self._head.get(_key(principal), 0)
+
+    def _state(self) -> Any:
+        return (self._position, dict(self._beliefs), dict(self._head))
+
+    def _restore(self, state: Any) -> None:
+        # Restores are rare (a failed unit of work), so the indexes are rebuilt, not saved.
+        self._position, self._beliefs, self._head = state
+        self._by_principal = defaultdict(dict)
+        self._lexemes = defaultdict(lambda: defaultdict(set))
+        self._subjects = defaultdict(lambda: defaultdict(set))
+        for belief in self._beliefs.values():
+            self._by_principal[_key(belief.principal)][belief.id] = belief
+            self._index(belief)
+
+
+def _passes(belief: Belief, query: RecallQuery, scopes: frozenset[str]) -> bool:
+    if belief.scope not in scopes or belief.status not in query.statuses:
+        return False
+    if belief.store_position <= query.min_store_position:
+        return False
+    if belief.id in query.exclude_ids:
+        return False
+    if query.belief_types is not None and belief.belief_type not in query.belief_types:
+        return False
+    if query.as_of is not None:
+        if belief.valid_from > query.as_of:
+            return False
+        if belief.valid_to is not None and belief.valid_to <= query.as_of:
+            return False
+    return True
+
+
+class InMemoryTraceStore:
+    """Recall traces kept in a dict."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._traces: dict[str, RecallTrace] = {}
+
+    def record(self, trace: RecallTrace) -> RecallTrace:
+        """Store a new trace."""
+        with self._lock:
+            if trace.trace_id in self._traces:
+                raise ConflictError(f"trace {trace.trace_id} already exists")
+            self._traces[trace.trace_id] = trace
+            return trace
+
+    def get(self, principal: Principal, trace_id: str) -> RecallTrace | None:
+        """Return the principal's trace, or ``None``."""
+        trace = self._traces.get(trace_id)
+        return trace if trace is not None and trace.principal == principal else None
+
+    def mark_cited(self, trace_id: str, principal: Principal, cited: Sequence[str]) -> RecallTrace:
+        """Union ``cited`` into the trace's cited set, keeping first-cited order."""
+        with self._lock:
+            trace = self.get(principal, trace_id)
+            if trace is None:
+                raise NotFoundError(f"trace {trace_id} does not exist for this principal")
+            merged = tuple(dict.fromkeys((*trace.cited, *cited)))
+            if merged == trace.cited:
+                return trace
+            updated = trace.model_copy(update={"cited": merged})
+            self._traces[trace_id] = updated
+            return updated
+
+    def expire_operator_fields(self, now: datetime, limit: int = 1000) -> int:
+        """Null the operator tier of traces past their operator expiry; idempotent."""
+        with self._lock:
+            due = sorted(
+                (
+                    t
+                    for t in self._traces.values()
+                    if not t.operator_expired
+                    and t.operator_expires_at is not None
+                    and t.operator_expires_at <= now
+                ),
+                key=lambda t: (t.operator_expires_at, t.trace_id),
+            )[:limit]
+            for trace in due:
+                self._traces[trace.trace_id] = trace.model_copy(
+                    update={
+                        "arm_latencies_ms": None,
+                        "candidate_counts": None,
+                        "dropped_for_budget": None,
+                        "operator_expired": True,
+                    }
+                )
+            return len(due)
+
+    def _state(self) -> Any:
+        return dict(self._traces)
+
+    def _restore(self, state: Any) -> None:
+        self._traces = state
+
+
+class InMemoryFormationStateStore:
+    """Formation watermarks and rejections."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._watermarks: dict[tuple[_Key, str], int] = {}
+        self._rejections: dict[_Key, dict[str, Rejection]] = defaultdict(dict)
+
+    def watermark(self, principal: Principal, session_id: str) -> int:
+        """Last consolidated sequence of the session (0 if none)."""
+        return self._watermarks.get((_key(principal), session_id), 0)
+
+    def set_watermark(self, principal: Principal, session_id: str, sequence: int) -> None:
+        """Record the consolidated sequence."""
+        with self._lock:
+            self._watermarks[(_key(principal), session_id)] = sequence
+
+    def record_rejection(self, rejection: Rejection) -> None:
+        """Store a rejection (idempotent by belief id)."""
+        with self._lock:
+            key = (rejection.tenant_id, rejection.principal_id)
+            self._rejections[key].setdefault(rejection.belief_id, rejection)
+
+    def rejections(self, principal: Principal) -> list[Rejection]:
+        """The principal's rejections, oldest first."""
+        return list(self._rejections.get(_key(principal), {}).values())
+
+    def _state(self) -> Any:
+        return (dict(self._watermarks), {k: dict(v) for k, v in self._rejections.items()})
+
+    def _restore(self, state: Any) -> None:
+        self._watermarks, rejections = state
+        self._rejections = defaultdict(dict, rejections)
+
+
+class _Restorable(Protocol):
+    def _state(self) -> Any: ...
+
+    def _restore(self, state: Any) -> None: ...
+
+
+class InMemoryStorage:
+    """The in-memory tier: five adapters and a unit of work that restores them on failure."""
+
+    def __init__(self) -> None:
+        self.events = InMemoryEventLog()
+        self.sessions = InMemorySessionStore()
+        self.memories = InMemoryMemoryStore()
+        self.traces = InMemoryTraceStore()
+        self.formation = InMemoryFormationStateStore()
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    @contextmanager
+    def unit_of_work(self) -> Iterator[None]:
+        """Run a block atomically: an exception restores every adapter to its prior state."""
+        adapters: tuple[_Restorable, ...] = (
+            self.events,
+            self.sessions,
+            self.memories,
+            self.traces,
+            self.formation,
+        )
+        with self._lock:
+            outermost = self._depth == 0
+            saved = [a._state() for a in adapters] if outermost else None
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                if saved is not None:
+                    for adapter, state in zip(adapters, saved, strict=True):
+                        adapter._restore(state)
+                raise
+            finally:
+                self._depth -= 1
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,76 @@
+"""The shared tokenizer: the one definition of a lexeme both store adapters match on.
+
+It approximates PostgreSQL's ``to_tsvector('simple', ...)`` parser:
+
+* lexemes are lowercase and unstemmed (``themes`` is not ``theme``);
+* a run joined by dots, slashes, colons or ``@`` stays whole (``api.example.com``,
+  ``a/b``, ``10:30``, ``me@example.com``);
+* an apostrophe splits (``don't`` -> ``don``, ``t``);
+* a hyphenated word is emitted whole and in parts (``e-mail`` -> ``e-mail``, ``e``, ``mail``);
+* text with no lexeme yields no token, and a query term with no lexeme matches nothing.
+
+The PostgreSQL parser divides a few shapes differently (a URL with a query string, a date);
+lexical recall is a ranking arm, so such edges change what the ranker is offered, never what a
+principal may see.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# A word is a run of letters or digits (underscore is a separator, as in PostgreSQL).
+_WORD = r"[^\W_]+"
+_RUN = re.compile(rf"{_WORD}(?:[./:@-]{_WORD})*")
+
+_STOPWORD_TEXT = """
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its itself
+just me more most my myself no nor not now of off on once only or other our ours ourselves out
+over own same she should so some such than that the their theirs them themselves then there
+these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours yourself yourselves s t d ll m re ve
+still also please tell know remember again really much many ok okay yes hi hello thanks thank
+"""
+STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
+"""Words a query former drops: function words and conversational filler."""
+
+
+def tokenize(text: str) -> list[str]:
+    """Return the lexemes of ``text`` in order of appearance (duplicates kept)."""
+    tokens: list[str] = []
+    for match in _RUN.finditer(text.lower()):
+        run = match.group(0)
+        tokens.append(run)
+        if "-" in run:
+            tokens.extend(part for part in run.split("-") if part)
+    return tokens
+
+
+def lexemes(text: str) -> frozenset[str]:
+    """Return the distinct lexemes of ``text``."""
+    return frozenset(tokenize(text))
+
+
+def query_terms(text: str, *, drop_stopwords: bool = True) -> list[str]:
+    """Return the distinct lexemes of ``text`` in first-seen order, stopwords removed."""
+    seen: dict[str, None] = {}
+    for token in tokenize(text):
+        if drop_stopwords and token in STOPWORDS:
+            continue
+        seen.setdefault(token, None)
+    return list(seen)
+
+
+def term_lexemes(terms: Iterable[str]) -> frozenset[str]:
+    """Reduce query terms to lexemes; a term with no lexeme contributes nothing."""
+    out: set[str] = set()
+    for term in terms:
+        out.update(tokenize(term))
+    return frozenset(out)
+
+
+def estimate_tokens(text: str) -> int:
+    """Deterministic token estimate used by every budget: one token per four characters."""
+    return (len(text) + 3) // 4

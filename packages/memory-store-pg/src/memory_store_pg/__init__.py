@@ -1,0 +1,1 @@
+"""memory_store_pg: see the package README."""

@@ -1,0 +1,109 @@
+"""Shared fixtures and the gate plugin.
+
+Gate plugin: every test marked ``@pytest.mark.gate(id)`` must name a registered gate; after the
+run, an implemented gate whose collected tests all skipped fails the session (a gate is proven
+by a passing test, not by a skipped one). ``--gate-report`` prints the gate table.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_bench.gates import GATES, GATES_BY_ID
+from memory_core import InMemoryStorage, Principal, Storage
+
+STORAGE_FACTORIES: dict[str, Callable[[], Iterator[Storage]]] = {}
+"""Adapter name -> generator yielding a fresh, isolated storage tier (contract suites)."""
+
+
+def _memory_storage() -> Iterator[Storage]:
+    storage = InMemoryStorage()
+    yield storage
+    storage.close()
+
+
+STORAGE_FACTORIES["memory"] = _memory_storage
+
+
+@pytest.fixture(params=sorted(STORAGE_FACTORIES))
+def storage(request: pytest.FixtureRequest) -> Iterator[Storage]:
+    """Every storage tier in turn: contract tests written once, run against each adapter."""
+    yield from STORAGE_FACTORIES[request.param]()
+
+
+@pytest.fixture
+def alice() -> Principal:
+    return Principal("tenant-1", "alice")
+
+
+@pytest.fixture
+def bob() -> Principal:
+    return Principal("tenant-1", "bob")
+
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--gate-report", action="store_true", help="print the gate status table")
+    parser.addoption(
+        "--list-gates", action="store_true", help="print 'GATE <id> <nodeid>' for each gate test"
+    )
+
+
+_outcomes: dict[str, list[str]] = defaultdict(list)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for marker in item.iter_markers("gate"):
+            gate_id = marker.args[0] if marker.args else None
+            if gate_id not in GATES_BY_ID:
+                raise pytest.UsageError(
+                    f"{item.nodeid}: gate marker names unregistered {gate_id!r}"
+                )
+            if config.getoption("--list-gates"):
+                print(f"GATE {gate_id} {item.nodeid}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        for marker in item.iter_markers("gate"):
+            _outcomes[marker.args[0]].append(report.outcome)
+
+
+def gate_status(gate_id: str) -> str:
+    results = _outcomes.get(gate_id, [])
+    if not results:
+        return "not run"
+    if "failed" in results:
+        return "failing"
+    if "passed" in results:
+        return "passing"
+    return "skipped"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    bad = [g.id for g in GATES if g.implemented and gate_status(g.id) == "skipped"]
+    if bad and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        print(f"\nimplemented gates with only skipped tests: {', '.join(bad)}")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not terminalreporter.config.getoption("--gate-report"):
+        return
+    terminalreporter.section("gates")
+    for gate in GATES:
+        implemented = "implemented" if gate.implemented else "pending"
+        terminalreporter.write_line(
+            f"{gate.id:<48} {gate.kind:<10} {gate.milestone:<10} {implemented:<11} "
+            f"{gate_status(gate.id)}"
+        )
