@@ -1,37 +1,46 @@
-"""The ``agent`` console script: parses arguments and calls library functions, nothing more."""
+"""The ``agent`` console script: parses arguments and calls library functions, nothing more.
+
+Each command lives in its own module exposing ``register(groups)``; ``groups`` maps a command
+group (``eval``, ``memory``, ``db``, ``bench``) to its subparsers, and top-level commands use
+the ``""`` key. Handlers return the process exit status; ``UsageError`` exits 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.table import Table
+
+from memory_core.errors import UsageError
 
 USAGE_EXIT = 2
 
+COMMAND_MODULES: tuple[str, ...] = ("memory_cli.gates",)
+"""Modules whose ``register(groups)`` adds their subcommands."""
 
-def _gates(args: argparse.Namespace) -> int:
-    from memory_bench.gates import GATES
-
-    table = Table(title="Registered gates")
-    for column in ("gate", "kind", "milestone", "implemented", "title"):
-        table.add_column(column)
-    for gate in GATES:
-        table.add_row(
-            gate.id, gate.kind, gate.milestone, "yes" if gate.implemented else "no", gate.title
-        )
-    Console().print(table)
-    return 0
+GROUPS: dict[str, str] = {
+    "eval": "run the memory benchmark and the formation evaluation",
+    "memory": "operate on a principal's memory",
+    "db": "manage the PostgreSQL schema",
+    "bench": "measure performance",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``agent`` command."""
     parser = argparse.ArgumentParser(prog="agent", description="Agent memory and its yardstick.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    gates = commands.add_parser("gates", help="print the gate registry")
-    gates.set_defaults(handler=_gates)
+    top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {"": top}
+    for name, help_text in GROUPS.items():
+        group = top.add_parser(name, help=help_text)
+        groups[name] = group.add_subparsers(
+            dest=f"{name}_command", required=True, metavar="COMMAND"
+        )
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(groups)
     return parser
 
 
@@ -39,7 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``agent`` command; returns the process exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.handler(args))
+    try:
+        return int(args.handler(args))
+    except UsageError as exc:
+        Console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        return USAGE_EXIT
 
 
 if __name__ == "__main__":

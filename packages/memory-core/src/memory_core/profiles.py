@@ -1,0 +1,148 @@
+"""Memory profiles as configuration.
+
+``profiles.yaml`` beside this module is the shipped document; it validates to exactly the
+default models below (a test asserts it). An operator overlay file is deep-merged over it and
+validated again, so an unknown key or a bad value is refused with a ``ConfigurationError`` that
+names the file and the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memory_core.errors import ConfigurationError
+
+
+class _Profile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RankingWeights(_Profile):
+    """Coefficients of the additive retrieval score."""
+
+    match: float = Field(default=1.0, ge=0)
+    confidence: float = Field(default=0.5, gt=0)
+    reinforce: float = Field(default=0.25, ge=0)
+    authority: float = Field(default=0.25, gt=0)
+    scope: float = Field(default=0.1, ge=0)
+    utility: float = Field(default=0.1, ge=0)
+
+
+class LifecycleWeights(_Profile):
+    """Multipliers of the score by lifecycle status."""
+
+    active: float = Field(default=1.0, gt=0, le=1)
+    provisional: float = Field(default=0.6, gt=0, le=1)
+
+
+class Budget(_Profile):
+    """An item and token budget for one recall."""
+
+    max_items: int = Field(ge=1)
+    max_tokens: int = Field(ge=1)
+
+
+class RetrievalProfile(_Profile):
+    """Knobs of ``MemoryRetriever``."""
+
+    reciprocal_rank_fusion_k: int = Field(default=60, ge=1)
+    durable_item_share: float = Field(default=0.5, ge=0, le=1)
+    per_subject_cap: int = Field(default=2, ge=1)
+    in_turn: Budget = Budget(max_items=8, max_tokens=400)
+    ranking_weights: RankingWeights = RankingWeights()
+    lifecycle_weights: LifecycleWeights = LifecycleWeights()
+
+
+class FormationProfile(_Profile):
+    """Knobs of ``GovernedMemoryService`` formation."""
+
+    session_boundary_enabled: bool = True
+    max_candidates: int = Field(default=32, ge=1)
+
+
+class SnapshotProfiles(_Profile):
+    """Snapshot budgets of non-interactive sessions (the interactive one is in plan.yaml)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    async_: Budget = Field(default=Budget(max_items=12, max_tokens=600), alias="async")
+    child: Budget = Budget(max_items=6, max_tokens=300)
+
+
+class TraceProfile(_Profile):
+    """Retention of the two trace tiers."""
+
+    operator_retention_days: int = Field(default=30, ge=1)
+    user_retention_days: int = Field(default=365, ge=1)
+
+
+class MemoryProfiles(_Profile):
+    """The whole memory profile document."""
+
+    retrieval: RetrievalProfile = RetrievalProfile()
+    formation: FormationProfile = FormationProfile()
+    snapshot: SnapshotProfiles = SnapshotProfiles()
+    trace: TraceProfile = TraceProfile()
+
+
+def shipped_document() -> dict[str, Any]:
+    """The shipped ``profiles.yaml`` as parsed YAML."""
+    text = resources.files("memory_core").joinpath("profiles.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    if not isinstance(data, dict):
+        raise ConfigurationError("memory_core/profiles.yaml: top level must be a mapping")
+    return data
+
+
+def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in overlay.items():
+        current = merged.get(key)
+        if isinstance(current, Mapping) and isinstance(value, Mapping):
+            merged[key] = _merge(current, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _validate(document: Mapping[str, Any], source: str) -> MemoryProfiles:
+    try:
+        return MemoryProfiles.model_validate(document)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigurationError(f"{source}: invalid memory profile ({problems})") from exc
+
+
+def load_profiles(overlay: Path | str | Mapping[str, Any] | None = None) -> MemoryProfiles:
+    """Load the shipped profiles, with an operator overlay (a YAML path or a mapping) merged over.
+
+    Raises:
+        ConfigurationError: the overlay file is missing or malformed, or a key is unknown.
+    """
+    document = shipped_document()
+    source = "memory_core/profiles.yaml"
+    if overlay is not None:
+        if isinstance(overlay, Mapping):
+            data: Any = overlay
+            source = "profile overlay"
+        else:
+            path = Path(overlay)
+            source = str(path)
+            try:
+                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            except FileNotFoundError as exc:
+                raise ConfigurationError(f"{path}: profile overlay file not found") from exc
+            except yaml.YAMLError as exc:
+                raise ConfigurationError(f"{path}: not valid YAML ({exc})") from exc
+        if not isinstance(data, Mapping):
+            raise ConfigurationError(f"{source}: an overlay must be a mapping of sections")
+        document = _merge(document, data)
+    return _validate(document, source)

@@ -1,0 +1,1 @@
+"""A minimal agent runtime: just enough agent to exercise memory honestly."""
