@@ -7,11 +7,13 @@ by a passing test, not by a skipped one). ``--gate-report`` prints the gate tabl
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 import pytest
+from _support.chat_server import ChatServer
 
 from memory_bench.gates import GATES, GATES_BY_ID
 from memory_core import InMemoryStorage, Principal, Storage
@@ -46,6 +48,18 @@ def bob() -> Principal:
 
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def chat_server() -> Iterator[ChatServer]:
+    """A real chat-completions server on 127.0.0.1 answering from a scripted queue."""
+    with ChatServer() as server:
+        yield server
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # No test may reach a model outside this machine.
+    os.environ["MEMORY_MODEL_LOOPBACK_ONLY"] = "1"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
