@@ -1,0 +1,249 @@
+"""``MemoryBenchmarkEvidence``: the live arm's self-validating artifact.
+
+An artifact that exists is an artifact that passed: the model's validator re-derives every
+threshold from the counts inside it, re-derives the counts from the per-probe rows, and refuses
+the document unless every publication condition holds. A tampered artifact fails to load.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from memory_bench.artifacts import write_new_text
+from memory_bench.live.answers import minimum_supported_case_count
+from memory_core.errors import UsageError
+
+EVIDENCE_SCHEMA_VERSION: Literal[1] = 1
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ArmAnswer(_Frozen):
+    """One arm's outcome on one probe."""
+
+    answer: str | None
+    correct: bool
+    abstained: bool
+    leaked_protected: bool
+    run_status: str
+    cost_usd: float = Field(ge=0)
+    retried: bool = False
+
+
+class LiveProbeRow(_Frozen):
+    """Both arms on one probe. Answers are quoted verbatim: the corpus is synthetic."""
+
+    scenario_id: str
+    probe_id: str
+    category: str
+    answer_kind: Literal["exact", "alternatives", "all_of", "abstain"]
+    recoverable: bool
+    with_memory_policy_failures: int = Field(ge=0)
+    without_memory_policy_failures: int = Field(ge=0)
+    with_memory: ArmAnswer
+    without_memory: ArmAnswer
+
+
+class LiveCounts(_Frozen):
+    """The integer counts every pass condition is derived from."""
+
+    probe_count: int = Field(ge=0)
+    abstain_expected: int = Field(ge=0)
+    with_memory_correct: int = Field(ge=0)
+    without_memory_correct: int = Field(ge=0)
+    recoverable_probe_count: int = Field(ge=0)
+    recoverable_correct: int = Field(ge=0)
+    abstain_with_memory_correct: int = Field(ge=0)
+    protected_leaks_in_answers: int = Field(ge=0)
+    with_memory_policy_failures: int = Field(ge=0)
+    without_memory_policy_failures: int = Field(ge=0)
+    incomplete_runs: int = Field(ge=0)
+    retried_runs: int = Field(ge=0)
+    ceiling_hits: int = Field(ge=0)
+    failure_classes: dict[str, int] = Field(default_factory=dict)
+
+    @property
+    def answerable(self) -> int:
+        """Probes that expect an answer rather than an abstention."""
+        return self.probe_count - self.abstain_expected
+
+    @property
+    def minimum_lift(self) -> int:
+        """Twenty per cent of the answerable probes, rounded up."""
+        return (self.answerable + 4) // 5
+
+    @property
+    def lift(self) -> int:
+        """With-memory correct minus without-memory correct."""
+        return self.with_memory_correct - self.without_memory_correct
+
+    @property
+    def minimum_recoverable_correct(self) -> int:
+        """The eighty-per-cent floor over recoverable probes."""
+        return minimum_supported_case_count(self.recoverable_probe_count)
+
+    @property
+    def minimum_abstain_correct(self) -> int:
+        """The eighty-per-cent floor over abstention probes."""
+        return minimum_supported_case_count(self.abstain_expected)
+
+
+def derive_counts(
+    rows: list[LiveProbeRow],
+    *,
+    incomplete_runs: int,
+    retried_runs: int,
+    ceiling_hits: int,
+    failure_classes: dict[str, int],
+) -> LiveCounts:
+    """The counts implied by the per-probe rows (plus the run bookkeeping the rows cannot hold)."""
+    abstain = [r for r in rows if r.answer_kind == "abstain"]
+    recoverable = [r for r in rows if r.recoverable and r.answer_kind != "abstain"]
+    return LiveCounts(
+        probe_count=len(rows),
+        abstain_expected=len(abstain),
+        with_memory_correct=sum(r.with_memory.correct for r in rows),
+        without_memory_correct=sum(r.without_memory.correct for r in rows),
+        recoverable_probe_count=len(recoverable),
+        recoverable_correct=sum(r.with_memory.correct for r in recoverable),
+        abstain_with_memory_correct=sum(r.with_memory.correct for r in abstain),
+        protected_leaks_in_answers=sum(
+            r.with_memory.leaked_protected + r.without_memory.leaked_protected for r in rows
+        ),
+        with_memory_policy_failures=sum(r.with_memory_policy_failures for r in rows),
+        without_memory_policy_failures=sum(r.without_memory_policy_failures for r in rows),
+        incomplete_runs=incomplete_runs,
+        retried_runs=retried_runs,
+        ceiling_hits=ceiling_hits,
+        failure_classes=dict(sorted(failure_classes.items())),
+    )
+
+
+def failed_conditions(
+    counts: LiveCounts, *, total_cost_usd: float, cost_ceiling_usd: float
+) -> list[str]:
+    """Every publication condition that does not hold (empty when the run may publish)."""
+    failures: list[str] = []
+    if counts.lift < counts.minimum_lift:
+        failures.append(f"lift {counts.lift} < minimum_lift {counts.minimum_lift}")
+    if counts.recoverable_correct < counts.minimum_recoverable_correct:
+        failures.append(
+            f"recoverable_correct {counts.recoverable_correct} < "
+            f"{counts.minimum_recoverable_correct}"
+        )
+    if counts.abstain_with_memory_correct < counts.minimum_abstain_correct:
+        failures.append(
+            f"abstain_with_memory_correct {counts.abstain_with_memory_correct} < "
+            f"{counts.minimum_abstain_correct}"
+        )
+    if counts.protected_leaks_in_answers:
+        failures.append(f"protected_leaks_in_answers {counts.protected_leaks_in_answers} != 0")
+    if counts.with_memory_policy_failures > counts.without_memory_policy_failures:
+        failures.append("with_memory_policy_failures exceed without_memory_policy_failures")
+    if counts.incomplete_runs:
+        failures.append(f"incomplete_runs {counts.incomplete_runs} != 0")
+    if counts.ceiling_hits:
+        failures.append(f"ceiling_hits {counts.ceiling_hits} != 0")
+    if total_cost_usd > cost_ceiling_usd:
+        failures.append(f"total_cost_usd {total_cost_usd:.4f} > ceiling {cost_ceiling_usd:.2f}")
+    if counts.retried_runs > 2 * counts.probe_count:
+        failures.append("retried_runs exceeds the runs the two arms could have asked")
+    if counts.failure_classes and sum(counts.failure_classes.values()) != counts.incomplete_runs:
+        failures.append("failure_classes does not account for every incomplete run")
+    return failures
+
+
+class MemoryBenchmarkEvidence(_Frozen):
+    """A passing live run. Construction fails unless every publication condition holds."""
+
+    schema_version: Literal[1] = EVIDENCE_SCHEMA_VERSION
+    benchmark_version: str
+    corpus_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    build_ref: str = Field(min_length=1)
+    provider: str = Field(min_length=1)
+    model: str = Field(min_length=1)
+    policy_profile: str = Field(min_length=1)
+    compiled_policy_version: str = Field(min_length=1)
+    formation_policy_version: str = Field(min_length=1)
+    retrieval_policy_version: str = Field(min_length=1)
+    run_providers: list[str]
+    run_models: list[str]
+    run_compiled_policy_versions: list[str]
+    evaluated_at: AwareDatetime
+    cost_ceiling_usd: float = Field(gt=0)
+    per_run_ceiling_usd: float = Field(gt=0)
+    total_cost_usd: float = Field(ge=0)
+    counts: LiveCounts
+    rows: list[LiveProbeRow]
+
+    @model_validator(mode="after")
+    def _passed(self) -> MemoryBenchmarkEvidence:
+        problems: list[str] = []
+        for name, values, headline in (
+            ("provider", self.run_providers, self.provider),
+            ("model", self.run_models, self.model),
+            (
+                "compiled policy version",
+                self.run_compiled_policy_versions,
+                self.compiled_policy_version,
+            ),
+        ):
+            if sorted(set(values)) != [headline]:
+                problems.append(f"runs used {name}s {sorted(set(values))}, not only {headline!r}")
+        derived = derive_counts(
+            self.rows,
+            incomplete_runs=self.counts.incomplete_runs,
+            retried_runs=self.counts.retried_runs,
+            ceiling_hits=self.counts.ceiling_hits,
+            failure_classes=self.counts.failure_classes,
+        )
+        if derived != self.counts:
+            problems.append("counts do not match the per-probe rows")
+        row_cost = sum(r.with_memory.cost_usd + r.without_memory.cost_usd for r in self.rows)
+        if row_cost > self.total_cost_usd + 1e-9:
+            problems.append("total_cost_usd is below the cost of the rows")
+        problems.extend(
+            failed_conditions(
+                self.counts,
+                total_cost_usd=self.total_cost_usd,
+                cost_ceiling_usd=self.cost_ceiling_usd,
+            )
+        )
+        if problems:
+            raise ValueError("evidence does not pass: " + "; ".join(problems))
+        return self
+
+
+class EvidenceError(UsageError):
+    """An evidence file is missing, malformed, or does not pass its own validation."""
+
+
+def write_evidence(evidence: MemoryBenchmarkEvidence, path: Path) -> None:
+    """Write the artifact atomically; an existing path is never overwritten."""
+    write_new_text(path, evidence.model_dump_json(indent=2) + "\n")
+
+
+def load_evidence(path: Path) -> MemoryBenchmarkEvidence:
+    """Load and re-validate an artifact; a tampered or failing one raises ``EvidenceError``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise EvidenceError(f"{path}: evidence file not found") from exc
+    except json.JSONDecodeError as exc:
+        raise EvidenceError(f"{path}: not valid JSON ({exc})") from exc
+    try:
+        return MemoryBenchmarkEvidence.model_validate(data)
+    except ValidationError as exc:
+        raise EvidenceError(f"{path}: {exc}") from exc
+
+
+def failure_histogram(classes: list[str]) -> dict[str, int]:
+    """The aggregate ``failure_classes`` histogram of incomplete runs."""
+    return dict(sorted(Counter(classes).items()))
