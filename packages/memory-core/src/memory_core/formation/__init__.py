@@ -1,0 +1,92 @@
+"""Formation: hazard refusal, candidate extraction, resolution and governed consolidation.
+
+``GovernedMemoryService`` is the one way beliefs enter the store. It screens user turns for
+secrets and prompt injections (:mod:`~memory_core.formation.hazards`), extracts candidates
+(:class:`DeterministicExtractor`, formation@5, behind the :class:`Extractor` port), applies the
+candidate ceiling and durable rejections, resolves each candidate against live beliefs
+(:class:`Resolver`) and writes the changes in one unit of work.
+"""
+
+from memory_core.formation.extractor import (
+    USER_STATEMENT_CONFIDENCE,
+    Candidate,
+    ClauseReading,
+    DeterministicExtractor,
+    Extractor,
+    Turn,
+    head_phrase,
+    read_clause,
+    sentence_forms_nothing,
+)
+from memory_core.formation.hazards import (
+    HAZARD_RULES,
+    INJECTION_RULES,
+    SECRET_RULES,
+    HazardKind,
+    HazardRule,
+    Refusal,
+    ScreenedTurn,
+    find_hazards,
+    is_hazardous,
+    screen_turn,
+)
+from memory_core.formation.resolver import (
+    DEFAULT_RULES,
+    Ledger,
+    Resolution,
+    ResolutionRule,
+    Resolver,
+    belief_key,
+)
+from memory_core.formation.service import (
+    MEMORY_FORMED,
+    MEMORY_REINFORCED,
+    MEMORY_REJECTED,
+    MEMORY_SUPERSEDED,
+    TRIGGERS,
+    USER_MESSAGE_EVENT,
+    ConsolidationResult,
+    GovernedMemoryService,
+    grounded,
+    is_formation_source,
+    message_text,
+)
+
+__all__ = [
+    "DEFAULT_RULES",
+    "HAZARD_RULES",
+    "INJECTION_RULES",
+    "MEMORY_FORMED",
+    "MEMORY_REINFORCED",
+    "MEMORY_REJECTED",
+    "MEMORY_SUPERSEDED",
+    "SECRET_RULES",
+    "TRIGGERS",
+    "USER_MESSAGE_EVENT",
+    "USER_STATEMENT_CONFIDENCE",
+    "Candidate",
+    "ClauseReading",
+    "ConsolidationResult",
+    "DeterministicExtractor",
+    "Extractor",
+    "GovernedMemoryService",
+    "HazardKind",
+    "HazardRule",
+    "Ledger",
+    "Refusal",
+    "Resolution",
+    "ResolutionRule",
+    "Resolver",
+    "ScreenedTurn",
+    "Turn",
+    "belief_key",
+    "find_hazards",
+    "grounded",
+    "head_phrase",
+    "is_formation_source",
+    "is_hazardous",
+    "message_text",
+    "read_clause",
+    "screen_turn",
+    "sentence_forms_nothing",
+]

@@ -1,0 +1,182 @@
+"""Resolution: what a candidate does to the store, decided by an ordered list of rules.
+
+The rules run in order and the first that applies decides:
+
+1. **same source**: a belief (any status) already states this candidate from the same source
+   events; nothing changes. This makes consolidation idempotent and makes a replay of an old
+   session unable to revert what later sessions superseded.
+2. **duplicate**: a live belief in the same scope states the same thing; it is reinforced.
+3. *(conflict: arrives with the lifecycle work. It slots in here, between duplicate and
+   contradiction, as one more* :data:`ResolutionRule` *plus a* ``"conflict"`` *resolution
+   kind the service applies; candidates already carry ``authority`` and ``evidence_at``.)*
+4. **contradiction**: a newer statement about the same exclusive subject, or a retraction of
+   an assertion, supersedes the live beliefs it replaces.
+
+A candidate no rule claims is new. Two beliefs state "the same thing" when their normalized
+(belief type, subject, statement) keys and polarities are equal; normalization case-folds,
+collapses whitespace and strips trailing punctuation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from memory_core.domain import Belief, Polarity
+from memory_core.formation._text import normalize_key
+from memory_core.formation.extractor import Candidate
+from memory_core.tokenizer import STOPWORDS, tokenize
+
+BeliefKey = tuple[str, str, str]
+"""Normalized (belief type, subject, statement)."""
+
+ResolutionKind = Literal["same_source", "duplicate", "contradiction", "new"]
+"""Decisions formation@5 makes (the conflict rule adds ``"conflict"``)."""
+
+
+def belief_key(belief_type: str, subject: str, statement: str) -> BeliefKey:
+    """The normalized matching key of a belief or candidate."""
+    return (normalize_key(belief_type), normalize_key(subject), normalize_key(statement))
+
+
+def candidate_key(candidate: Candidate) -> BeliefKey:
+    """The matching key of a candidate."""
+    return belief_key(candidate.belief_type.value, candidate.subject, candidate.statement)
+
+
+def key_of(belief: Belief) -> BeliefKey:
+    """The matching key of a stored belief."""
+    return belief_key(belief.belief_type.value, belief.subject, belief.statement)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resolution:
+    """A rule's decision: its kind and the existing beliefs it acts on, in store order."""
+
+    kind: ResolutionKind
+    targets: tuple[str, ...] = ()
+
+
+class Ledger:
+    """The principal's beliefs as one consolidation sees them, updated as it writes."""
+
+    def __init__(self, beliefs: Iterable[Belief]) -> None:
+        self._beliefs: dict[str, Belief] = {b.id: b for b in beliefs}
+
+    def put(self, belief: Belief) -> None:
+        """Record a belief the consolidation inserted or updated."""
+        self._beliefs[belief.id] = belief
+
+    def get(self, belief_id: str) -> Belief:
+        """The belief with this id (it must be in the ledger)."""
+        return self._beliefs[belief_id]
+
+    def all(self) -> list[Belief]:
+        """Every belief, in store-position order (ties broken by id)."""
+        return sorted(self._beliefs.values(), key=lambda b: (b.store_position, b.id))
+
+    def live(self, *, scope: str, belief_type: str, subject: str) -> list[Belief]:
+        """Live beliefs of one scope, type and normalized subject, in store order."""
+        wanted_subject = normalize_key(subject)
+        return [
+            b
+            for b in self.all()
+            if b.is_live
+            and b.scope == scope
+            and b.belief_type.value == belief_type
+            and normalize_key(b.subject) == wanted_subject
+        ]
+
+
+ResolutionRule = Callable[[Candidate, str, Ledger], Resolution | None]
+"""A rule: (candidate, the scope it would form at, ledger) -> a decision, or None to pass."""
+
+
+def same_source(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
+    """Any belief already carrying this statement from these very source events."""
+    key = candidate_key(candidate)
+    sources = set(candidate.source_event_ids)
+    for belief in ledger.all():
+        if (
+            key_of(belief) == key
+            and belief.polarity == candidate.polarity
+            and sources <= set(belief.source_event_ids)
+        ):
+            return Resolution(kind="same_source", targets=(belief.id,))
+    return None
+
+
+def duplicate(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
+    """A live belief in the same scope saying the same thing: reinforce it."""
+    key = candidate_key(candidate)
+    for belief in ledger.live(
+        scope=scope, belief_type=candidate.belief_type.value, subject=candidate.subject
+    ):
+        if key_of(belief) == key and belief.polarity == candidate.polarity:
+            return Resolution(kind="duplicate", targets=(belief.id,))
+    return None
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(t for t in tokenize(text) if t not in STOPWORDS and t != "user")
+
+
+def contradiction(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
+    """Live beliefs the candidate replaces.
+
+    A retraction supersedes the live assertions of its type and subject whose statement names
+    everything it retracts. An exclusive assertion supersedes every other live belief of its
+    type and subject in the scope (an earlier value, or an earlier retraction).
+    """
+    peers = ledger.live(
+        scope=scope, belief_type=candidate.belief_type.value, subject=candidate.subject
+    )
+    if candidate.polarity is Polarity.RETRACT:
+        withdrawn = _content(candidate.retracts or candidate.subject)
+        targets = tuple(
+            b.id
+            for b in peers
+            if b.polarity is Polarity.ASSERT and withdrawn <= _content(b.statement)
+        )
+    elif candidate.exclusive:
+        targets = tuple(b.id for b in peers)
+    else:
+        targets = ()
+    return Resolution(kind="contradiction", targets=targets) if targets else None
+
+
+DEFAULT_RULES: tuple[ResolutionRule, ...] = (same_source, duplicate, contradiction)
+"""The formation@5 rule order (the conflict rule goes between duplicate and contradiction)."""
+
+
+class Resolver:
+    """Applies resolution rules in order; the first decision wins, else the candidate is new."""
+
+    def __init__(self, rules: Sequence[ResolutionRule] = DEFAULT_RULES) -> None:
+        self._rules = tuple(rules)
+
+    def resolve(self, candidate: Candidate, scope: str, ledger: Ledger) -> Resolution:
+        """Decide what ``candidate``, forming at ``scope``, does to the beliefs in ``ledger``."""
+        for rule in self._rules:
+            decision = rule(candidate, scope, ledger)
+            if decision is not None:
+                return decision
+        return Resolution(kind="new")
+
+
+__all__ = [
+    "DEFAULT_RULES",
+    "BeliefKey",
+    "Ledger",
+    "Resolution",
+    "ResolutionKind",
+    "ResolutionRule",
+    "Resolver",
+    "belief_key",
+    "candidate_key",
+    "contradiction",
+    "duplicate",
+    "key_of",
+    "same_source",
+]

@@ -1,0 +1,723 @@
+"""The governed memory service: every belief enters the store through here.
+
+``run`` consolidates a session's unprocessed user events (past its formation watermark) in one
+unit of work:
+
+1. only ``user.message.created`` events with ``user`` trust of the session's own principal are
+   read (assistant, tool, memory and system events never form anything);
+2. each turn passes the hazard screen (:mod:`memory_core.formation.hazards`); refused units are
+   counted, never stored and never echoed;
+3. the extractor proposes candidates; each is re-validated against the same hazard rules and
+   against provenance (it may only cite the turn it came from), whatever extractor made it;
+4. at most ``profiles.formation.max_candidates`` automatic candidates go on; the rest are
+   counted ``dropped_for_ceiling``;
+5. recorded rejections are re-read and re-applied: a candidate matching one is counted
+   ``rejected`` and never committed;
+6. the resolver decides same source / duplicate / contradiction / new, and the service writes
+   the beliefs and one event per change (``memory.formed``, ``memory.reinforced``,
+   ``memory.superseded``); event payloads carry ids and counts, never statement text.
+
+Counting: ``proposed`` is every validated candidate the extractor produced (before the
+ceiling), and ``proposed == committed + reinforced + rejected + dropped_for_ceiling +
+unchanged``, where *unchanged* (same-source no-ops) is the remainder. ``superseded`` counts the
+existing beliefs a change retired; ``conflicted`` stays 0 until the conflict rule lands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import assert_never
+
+from memory_core.clock import Clock
+from memory_core.domain import (
+    PORTABLE_TYPES,
+    USER_SCOPE,
+    Belief,
+    BeliefStatus,
+    BeliefType,
+    Event,
+    JsonValue,
+    Principal,
+    Rejection,
+    Session,
+    Trust,
+    scope_for_project,
+    validate_scope,
+)
+from memory_core.errors import NotFoundError, UsageError
+from memory_core.formation._text import base_form, collapse, split_sentences
+from memory_core.formation.extractor import (
+    Candidate,
+    DeterministicExtractor,
+    Extractor,
+    Turn,
+    sentence_forms_nothing,
+)
+from memory_core.formation.hazards import HazardKind, find_hazards, is_hazardous, screen_turn
+from memory_core.formation.resolver import (
+    Ledger,
+    Resolver,
+    belief_key,
+    candidate_key,
+)
+from memory_core.ids import IdFactory
+from memory_core.ports import Storage
+from memory_core.profiles import MemoryProfiles
+from memory_core.tokenizer import STOPWORDS, lexemes, tokenize
+
+TRIGGERS: frozenset[str] = frozenset(
+    {"session_close", "idle_sweep", "manual", "replay", "remember"}
+)
+"""What may start a consolidation."""
+
+USER_MESSAGE_EVENT = "user.message.created"
+"""The only event type formation reads; its payload's ``text`` (or ``content``) is the turn."""
+
+MEMORY_FORMED = "memory.formed"
+MEMORY_REINFORCED = "memory.reinforced"
+MEMORY_SUPERSEDED = "memory.superseded"
+MEMORY_REJECTED = "memory.rejected"
+MEMORY_ACTOR = "memory"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConsolidationResult:
+    """The audit of one consolidation: integer counts and the ids it committed or changed."""
+
+    proposed: int
+    committed: int
+    reinforced: int
+    superseded: int
+    conflicted: int
+    rejected: int
+    refused_hazard: int
+    dropped_for_ceiling: int
+    policy_version: str
+    belief_ids: tuple[str, ...]
+
+
+@dataclass(kw_only=True)
+class _Tally:
+    policy_version: str
+    proposed: int = 0
+    committed: int = 0
+    reinforced: int = 0
+    superseded: int = 0
+    rejected: int = 0
+    refused_hazard: int = 0
+    dropped_for_ceiling: int = 0
+    belief_ids: list[str] = field(default_factory=list)
+    last_sequence: int = 0
+
+    def touched(self, belief_id: str) -> None:
+        if belief_id not in self.belief_ids:
+            self.belief_ids.append(belief_id)
+
+    def result(self) -> ConsolidationResult:
+        return ConsolidationResult(
+            proposed=self.proposed,
+            committed=self.committed,
+            reinforced=self.reinforced,
+            superseded=self.superseded,
+            conflicted=0,
+            rejected=self.rejected,
+            refused_hazard=self.refused_hazard,
+            dropped_for_ceiling=self.dropped_for_ceiling,
+            policy_version=self.policy_version,
+            belief_ids=tuple(self.belief_ids),
+        )
+
+
+def message_text(event: Event) -> str | None:
+    """The text of a message event (payload ``text``, else ``content``), or None."""
+    for key in ("text", "content"):
+        value = event.payload.get(key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def is_formation_source(event: Event, principal: Principal, session_id: str) -> bool:
+    """True for a trusted user message of ``principal`` in ``session_id``: the only source."""
+    return (
+        event.trust is Trust.USER
+        and event.event_type == USER_MESSAGE_EVENT
+        and event.principal == principal
+        and event.session_id == session_id
+    )
+
+
+_THIRD_TO_FIRST: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:the\s+)?user's\s+", re.IGNORECASE), "My "),
+    (re.compile(r"^(?:the\s+)?user\s+is\s+", re.IGNORECASE), "I am "),
+    (re.compile(r"^(?:the\s+)?user\s+has\s+", re.IGNORECASE), "I have "),
+)
+_THIRD_VERB = re.compile(r"^(?:the\s+)?user\s+(?P<neg>no\s+longer\s+)?(?P<verb>\w+)\b", re.I)
+
+
+def first_person(statement: str) -> str:
+    """Rewrite a third-person ``User ...`` statement in the first person for extraction."""
+    text = collapse(statement)
+    for pattern, replacement in _THIRD_TO_FIRST:
+        if pattern.match(text):
+            return pattern.sub(replacement, text, count=1)
+    match = _THIRD_VERB.match(text)
+    if match is None:
+        return text
+    negation = "no longer " if match.group("neg") else ""
+    return f"I {negation}{base_form(match.group('verb'))}{text[match.end() :]}"
+
+
+_ENTITY = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
+
+
+def statement_subject(statement: str) -> str:
+    """A stable subject for a free statement: its first capitalized entity span (ignoring the
+    word that only opens the sentence), else its first three words; lowercase."""
+    words = collapse(statement).rstrip(" .!").split(" ")
+    rest = " ".join(words[1:])
+    match = _ENTITY.search(rest)
+    if match is not None and match.group(0).casefold() not in ("user", "i"):
+        return match.group(0).casefold()
+    return " ".join(words[:3]).casefold()
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(
+        t for t in tokenize(text) if t not in STOPWORDS and t not in ("user", "team", "s")
+    )
+
+
+def grounded(statement: str, source_text: str) -> bool:
+    """True when a statement is supported by its source text.
+
+    Every capitalized name (after the opening word) and every number in the statement must
+    occur in the source, and the two must share at least one content word. This is what keeps
+    the remember tool from committing a statement the user never made.
+    """
+    source = lexemes(source_text)
+    words = collapse(statement).split(" ")[1:]
+    for word in words:
+        bare = word.strip(".,;:!?()\"'")
+        named = bare[:1].isupper() or any(c.isdigit() for c in bare)
+        if named and bare.casefold() not in ("user", "user's") and not lexemes(bare) <= source:
+            return False
+    return bool(_content(statement) & _content(source_text))
+
+
+class GovernedMemoryService:
+    """Forms, consolidates and rejects beliefs for a principal under the formation policy."""
+
+    def __init__(
+        self,
+        *,
+        storage: Storage,
+        clock: Clock,
+        ids: IdFactory,
+        principal: Principal,
+        profiles: MemoryProfiles,
+        extractor: Extractor | None = None,
+        resolver: Resolver | None = None,
+    ) -> None:
+        """Build the service.
+
+        Args:
+            storage: The storage tier beliefs, events and formation state live in.
+            clock: Source of every timestamp written.
+            ids: Source of belief and event ids.
+            principal: The default principal of calls that do not name one.
+            profiles: Memory profiles (``formation.max_candidates`` caps each consolidation).
+            extractor: Candidate extractor; the deterministic one (formation@5) by default.
+            resolver: Resolution rules; the formation@5 order by default.
+        """
+        self.principal = principal
+        self._storage = storage
+        self._clock = clock
+        self._ids = ids
+        self._profiles = profiles
+        self._extractor: Extractor = extractor or DeterministicExtractor()
+        self._resolver = resolver or Resolver()
+
+    @property
+    def policy_version(self) -> str:
+        """The formation policy version beliefs formed here record."""
+        return self._extractor.policy_version
+
+    # -- consolidation --------------------------------------------------------------------
+
+    def run(
+        self, trigger: str, scope: str, session_id: str, *, principal: Principal | None = None
+    ) -> ConsolidationResult:
+        """Consolidate the session's user events past its formation watermark.
+
+        Args:
+            trigger: ``session_close``, ``idle_sweep``, ``manual``, ``replay`` or ``remember``;
+                ``replay`` reads the session from its beginning.
+            scope: The session's formation scope, ``general`` or ``project:<name>``; facts form
+                there, portable types (preference, user attribute, relationship) at ``user``.
+            session_id: The session to consolidate.
+            principal: The session's owner; the service's default principal when omitted.
+
+        Raises:
+            UsageError: Unknown trigger or invalid scope.
+            NotFoundError: The principal has no such session.
+        """
+        if trigger not in TRIGGERS:
+            raise UsageError(
+                f"unknown consolidation trigger {trigger!r}; use one of {sorted(TRIGGERS)}"
+            )
+        formation_scope = _formation_scope(scope)
+        owner = principal or self.principal
+        session = self._session(owner, session_id)
+        tally = _Tally(policy_version=self.policy_version)
+        with self._storage.unit_of_work():
+            state = self._storage.formation
+            watermark = state.watermark(owner, session_id)
+            start = 0 if trigger == "replay" else watermark
+            events = self._storage.events.read_session(owner, session_id, after_sequence=start)
+            candidates = self._collect(tally, owner, session, events)
+            tally.proposed = len(candidates)
+            ceiling = self._profiles.formation.max_candidates
+            tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
+            self._apply(tally, owner, session, formation_scope, candidates[:ceiling], trigger)
+            read_up_to = max((e.sequence for e in events), default=0)
+            new_watermark = max(watermark, read_up_to, tally.last_sequence)
+            if new_watermark != watermark:
+                state.set_watermark(owner, session_id, new_watermark)
+        return tally.result()
+
+    def replay(self, session_id: str, *, principal: Principal | None = None) -> ConsolidationResult:
+        """Re-consolidate a session from its first event under the current policy.
+
+        Recorded rejections are re-applied before commit, and the same-source rule keeps what
+        later sessions superseded from being reverted.
+        """
+        owner = principal or self.principal
+        session = self._session(owner, session_id)
+        scope = scope_for_project(session.metadata.project_scope)
+        return self.run("replay", scope, session_id, principal=owner)
+
+    def remember(
+        self,
+        statement: str,
+        *,
+        session_id: str,
+        source_event_id: str,
+        principal: Principal | None = None,
+    ) -> ConsolidationResult:
+        """Form ``statement`` (the ``memory.remember`` tool) through the governed path.
+
+        The source must be a trusted user message of the session's principal, free of
+        injections; the statement must pass the hazard screen and be grounded in that message
+        (see :func:`grounded`). A first-person or ``User ...`` statement is read by the
+        extractor; another declarative statement forms a fact at the session's scope.
+
+        Raises:
+            UsageError: The source event is not a user message of this principal's session.
+            NotFoundError: The principal has no such session.
+        """
+        owner = principal or self.principal
+        session = self._session(owner, session_id)
+        source = self._storage.events.get(owner, source_event_id)
+        if source is None or not is_formation_source(source, owner, session_id):
+            raise UsageError(
+                f"event {source_event_id} is not a user message of session {session_id} for "
+                "this principal; remember() only forms what the user said - pass the id of "
+                "the user turn that asked for it"
+            )
+        tally = _Tally(policy_version=self.policy_version)
+        source_text = message_text(source) or ""
+        injected = any(kind is HazardKind.INJECTION for _, kind in find_hazards(source_text))
+        if injected or is_hazardous(statement):
+            tally.refused_hazard = 1
+            return tally.result()
+        candidates = self._remember_candidates(statement, source)
+        tally.proposed = len(candidates)
+        kept = [c for c in candidates if grounded(c.statement, source_text)]
+        tally.rejected = len(candidates) - len(kept)
+        scope = scope_for_project(session.metadata.project_scope)
+        with self._storage.unit_of_work():
+            self._apply(tally, owner, session, scope, kept, "remember")
+        return tally.result()
+
+    # -- rejection and listing ------------------------------------------------------------
+
+    def reject(
+        self, belief_id: str, *, reason: str | None = None, principal: Principal | None = None
+    ) -> Belief:
+        """Reject a belief durably: it becomes REJECTED and its statement never forms again.
+
+        Live beliefs with the same normalized (type, subject, statement) are rejected with it.
+        Rejecting an already rejected belief changes nothing.
+
+        Raises:
+            NotFoundError: The principal has no belief with this id.
+        """
+        owner = principal or self.principal
+        with self._storage.unit_of_work():
+            belief = self._storage.memories.get(owner, belief_id)
+            if belief is None:
+                raise NotFoundError(
+                    f"belief {belief_id} does not exist for this principal; "
+                    "list_memories() shows the ids that do"
+                )
+            now = self._clock.now()
+            self._storage.formation.record_rejection(
+                Rejection(
+                    belief_id=belief.id,
+                    tenant_id=owner.tenant_id,
+                    principal_id=owner.principal_id,
+                    belief_type=belief.belief_type,
+                    subject=belief.subject,
+                    statement=belief.statement,
+                    polarity=belief.polarity,
+                    rejected_at=now,
+                    reason=reason,
+                )
+            )
+            if belief.status is BeliefStatus.REJECTED:
+                return belief
+            key = belief_key(belief.belief_type.value, belief.subject, belief.statement)
+            same = [
+                b
+                for b in self._storage.memories.list_beliefs(owner)
+                if b.id == belief.id
+                or (b.is_live and belief_key(b.belief_type.value, b.subject, b.statement) == key)
+            ]
+            rejected: Belief | None = None
+            for target in same:
+                updated = self._storage.memories.update(
+                    target.model_copy(
+                        update={
+                            "status": BeliefStatus.REJECTED,
+                            "valid_to": target.valid_to or max(now, target.valid_from),
+                            "updated_at": now,
+                        }
+                    )
+                )
+                self._emit(
+                    owner,
+                    target.source_session_id,
+                    MEMORY_REJECTED,
+                    {
+                        "belief_id": updated.id,
+                        "short_id": updated.short_id,
+                        "policy_version": self.policy_version,
+                    },
+                )
+                if updated.id == belief.id:
+                    rejected = updated
+            assert rejected is not None
+            return rejected
+
+    def list_memories(
+        self,
+        statuses: frozenset[BeliefStatus] | None = None,
+        principal: Principal | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs (optionally of some statuses) in store-position order."""
+        return self._storage.memories.list_beliefs(principal or self.principal, statuses)
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _session(self, principal: Principal, session_id: str) -> Session:
+        session = self._storage.sessions.get(principal, session_id)
+        if session is None:
+            raise NotFoundError(
+                f"session {session_id} does not exist for principal {principal.principal_id}; "
+                "create it through the session service before consolidating it"
+            )
+        return session
+
+    def _collect(
+        self, tally: _Tally, principal: Principal, session: Session, events: Sequence[Event]
+    ) -> list[Candidate]:
+        candidates: list[Candidate] = []
+        for event in sorted(events, key=lambda e: e.sequence):
+            if not is_formation_source(event, principal, session.id):
+                continue
+            text = message_text(event)
+            if text is None:
+                continue
+            screened = screen_turn(text)
+            tally.refused_hazard += screened.refused
+            if not screened.sentences:
+                continue
+            turn = Turn(
+                event_id=event.event_id, created_at=event.created_at, sentences=screened.sentences
+            )
+            for candidate in self._extractor.extract(turn):
+                if is_hazardous(candidate.statement) or is_hazardous(candidate.subject):
+                    tally.refused_hazard += 1
+                elif not candidate.source_event_ids or set(candidate.source_event_ids) - {
+                    event.event_id
+                }:
+                    tally.rejected += 1
+                else:
+                    candidates.append(candidate)
+        return candidates
+
+    def _remember_candidates(self, statement: str, source: Event) -> list[Candidate]:
+        sentences = tuple(split_sentences(first_person(statement)))
+        turn = Turn(event_id=source.event_id, created_at=source.created_at, sentences=sentences)
+        extracted = [
+            c
+            for c in self._extractor.extract(turn)
+            if c.source_event_ids == (source.event_id,) and not is_hazardous(c.statement)
+        ]
+        if extracted:
+            return extracted
+        text = collapse(statement).rstrip(" .!")
+        if not text or sentence_forms_nothing(text) or re.match(r"^(?:I|my|we)\b", text, re.I):
+            return []
+        return [
+            Candidate(
+                belief_type=BeliefType.FACT,
+                subject=statement_subject(text),
+                statement=f"{text[:1].upper()}{text[1:]}.",
+                exclusive=False,
+                source_event_ids=(source.event_id,),
+                evidence_at=source.created_at,
+            )
+        ]
+
+    def _apply(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        scope: str,
+        candidates: Sequence[Candidate],
+        trigger: str,
+    ) -> None:
+        rejected = {
+            belief_key(r.belief_type.value, r.subject, r.statement)
+            for r in self._storage.formation.rejections(principal)
+        }
+        ledger = Ledger(self._storage.memories.list_beliefs(principal))
+        for candidate in candidates:
+            if candidate_key(candidate) in rejected:
+                tally.rejected += 1
+                continue
+            target_scope = USER_SCOPE if candidate.belief_type in PORTABLE_TYPES else scope
+            decision = self._resolver.resolve(candidate, target_scope, ledger)
+            match decision.kind:
+                case "same_source":
+                    continue
+                case "duplicate":
+                    self._reinforce(
+                        tally, principal, session, ledger, decision.targets[0], candidate, trigger
+                    )
+                case "contradiction":
+                    formed = self._form(
+                        tally,
+                        principal,
+                        session,
+                        ledger,
+                        candidate,
+                        target_scope,
+                        trigger,
+                        supersedes=decision.targets[-1],
+                    )
+                    for target in decision.targets:
+                        self._supersede(tally, principal, session, ledger, target, formed, trigger)
+                case "new":
+                    self._form(tally, principal, session, ledger, candidate, target_scope, trigger)
+                case _:
+                    assert_never(decision.kind)
+
+    def _form(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        ledger: Ledger,
+        candidate: Candidate,
+        scope: str,
+        trigger: str,
+        *,
+        supersedes: str | None = None,
+    ) -> Belief:
+        now = self._clock.now()
+        belief = self._storage.memories.put(
+            Belief(
+                id=self._ids.new_id(),
+                tenant_id=principal.tenant_id,
+                principal_id=principal.principal_id,
+                belief_type=candidate.belief_type,
+                subject=collapse(candidate.subject).casefold(),
+                statement=collapse(candidate.statement),
+                polarity=candidate.polarity,
+                scope=scope,
+                status=BeliefStatus.ACTIVE,
+                authority=candidate.authority,
+                confidence=candidate.confidence,
+                evidence_count=1,
+                source_event_ids=candidate.source_event_ids,
+                source_session_id=session.id,
+                valid_from=candidate.evidence_at,
+                last_evidence_at=candidate.evidence_at,
+                created_at=now,
+                updated_at=now,
+                supersedes=supersedes,
+                consolidation_policy_version=self.policy_version,
+            )
+        )
+        ledger.put(belief)
+        tally.committed += 1
+        tally.touched(belief.id)
+        self._emit(
+            principal,
+            session.id,
+            MEMORY_FORMED,
+            {
+                "belief_id": belief.id,
+                "short_id": belief.short_id,
+                "belief_type": belief.belief_type.value,
+                "scope": belief.scope,
+                "polarity": belief.polarity.value,
+                "source_event_ids": list(belief.source_event_ids),
+                "supersedes": supersedes,
+                "trigger": trigger,
+                "policy_version": self.policy_version,
+            },
+            tally,
+        )
+        return belief
+
+    def _reinforce(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        ledger: Ledger,
+        belief_id: str,
+        candidate: Candidate,
+        trigger: str,
+    ) -> None:
+        current = ledger.get(belief_id)
+        sources = tuple(dict.fromkeys((*current.source_event_ids, *candidate.source_event_ids)))
+        updated = self._storage.memories.update(
+            current.model_copy(
+                update={
+                    "evidence_count": current.evidence_count + 1,
+                    "source_event_ids": sources,
+                    "last_evidence_at": max(current.last_evidence_at, candidate.evidence_at),
+                    "updated_at": self._clock.now(),
+                }
+            )
+        )
+        ledger.put(updated)
+        tally.reinforced += 1
+        tally.touched(updated.id)
+        self._emit(
+            principal,
+            session.id,
+            MEMORY_REINFORCED,
+            {
+                "belief_id": updated.id,
+                "short_id": updated.short_id,
+                "evidence_count": updated.evidence_count,
+                "source_event_ids": list(candidate.source_event_ids),
+                "trigger": trigger,
+                "policy_version": self.policy_version,
+            },
+            tally,
+        )
+
+    def _supersede(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        ledger: Ledger,
+        belief_id: str,
+        successor: Belief,
+        trigger: str,
+    ) -> None:
+        current = ledger.get(belief_id)
+        ended: datetime = max(current.valid_from, successor.valid_from)
+        updated = self._storage.memories.update(
+            current.model_copy(
+                update={
+                    "status": BeliefStatus.SUPERSEDED,
+                    "valid_to": ended,
+                    "superseded_by": successor.id,
+                    "updated_at": self._clock.now(),
+                }
+            )
+        )
+        ledger.put(updated)
+        tally.superseded += 1
+        tally.touched(updated.id)
+        self._emit(
+            principal,
+            session.id,
+            MEMORY_SUPERSEDED,
+            {
+                "belief_id": updated.id,
+                "short_id": updated.short_id,
+                "superseded_by": successor.id,
+                "trigger": trigger,
+                "policy_version": self.policy_version,
+            },
+            tally,
+        )
+
+    def _emit(
+        self,
+        principal: Principal,
+        session_id: str | None,
+        event_type: str,
+        payload: dict[str, JsonValue],
+        tally: _Tally | None = None,
+    ) -> Event:
+        stamped = self._storage.events.append(
+            Event(
+                event_id=self._ids.new_id(),
+                tenant_id=principal.tenant_id,
+                principal_id=principal.principal_id,
+                session_id=session_id,
+                event_type=event_type,
+                actor=MEMORY_ACTOR,
+                trust=Trust.MEMORY,
+                payload=payload,
+                created_at=self._clock.now(),
+            )
+        )
+        if tally is not None and session_id is not None:
+            tally.last_sequence = max(tally.last_sequence, stamped.sequence)
+        return stamped
+
+
+def _formation_scope(scope: str) -> str:
+    try:
+        validated = validate_scope(scope)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    if validated == USER_SCOPE:
+        raise UsageError(
+            "a session's formation scope is 'general' or 'project:<name>', not 'user'; "
+            "portable beliefs are placed at 'user' scope automatically"
+        )
+    return validated
+
+
+__all__ = [
+    "MEMORY_FORMED",
+    "MEMORY_REINFORCED",
+    "MEMORY_REJECTED",
+    "MEMORY_SUPERSEDED",
+    "TRIGGERS",
+    "USER_MESSAGE_EVENT",
+    "ConsolidationResult",
+    "GovernedMemoryService",
+    "first_person",
+    "grounded",
+    "is_formation_source",
+    "message_text",
+    "statement_subject",
+]
