@@ -47,14 +47,14 @@ GATES: tuple[Gate, ...] = (
         kind="property",
         milestone="foundation",
         title="every belief traces to a trusted user event of its principal",
-        implemented=False,
+        implemented=True,
     ),
     Gate(
         id="gate.memory.rejection_durable",
         kind="property",
         milestone="foundation",
         title="never resurrect a rejection",
-        implemented=False,
+        implemented=True,
     ),
     Gate(
         id="gate.memory.token_ceiling",

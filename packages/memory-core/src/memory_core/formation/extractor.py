@@ -351,6 +351,10 @@ _REPORTED = re.compile(
     r"|mentioned|mentions|wrote|writes|according\s+to|quote|quoted)\b",
     re.IGNORECASE,
 )
+_OWN_WORDS = re.compile(
+    r"\b(?:as|like)\s+I(?:\s+have|'ve)?\s+(?:said|mentioned|told\s+you)\b", re.IGNORECASE
+)
+"""The user citing themselves (``as I said``) is not reported speech."""
 _QUOTES = re.compile(r"[\"“”«»]")
 
 _DISCOURSE = re.compile(
@@ -359,7 +363,8 @@ _DISCOURSE = re.compile(
     r"|quick\s+note|ok|okay|yes|yeah|yep|sure|right|hi|hey|hello|honestly|personally|generally"
     r"|usually|currently|nowadays|these\s+days|at\s+the\s+moment|right\s+now|now|lately"
     r"|recently|in\s+general|as\s+for\s+me|for\s+me|for\s+what\s+it's\s+worth|to\s+be\s+honest"
-    r"|tbh|incidentally|besides|plus|then|still|otherwise|overall|basically)\b[\s,:!-]*",
+    r"|tbh|incidentally|besides|plus|then|still|otherwise|overall|basically"
+    r"|(?:as|like)\s+I\s+(?:have\s+)?(?:said|mentioned|told\s+you)(?:\s+before)?)\b[\s,:!-]*",
     re.IGNORECASE,
 )
 _ADVERBS = (
@@ -387,17 +392,19 @@ _LOCATION_CUT = re.compile(
 _CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
-        (r"\bI'm\b", "I am"),
-        (r"\bI've\b", "I have"),
-        (r"\bI'd\b", "I would"),
+        (r"\b(I)'m\b", r"\1 am"),
+        (r"\b(I)'ve\b", r"\1 have"),
+        (r"\b(I)'d\b", r"\1 would"),
+        (r"^(i)m\b", r"\1 am"),
+        (r"^(i)ve\b", r"\1 have"),
         (r"\bwe're\b", "we are"),
         (r"\bwe've\b", "we have"),
-        (r"\bcan't\b", "cannot"),
-        (r"\bdon't\b", "do not"),
-        (r"\bdidn't\b", "did not"),
-        (r"\bhaven't\b", "have not"),
-        (r"\bhasn't\b", "has not"),
-        (r"\bi'm\b", "I am"),
+        (r"\bcan'?t\b", "cannot"),
+        (r"\bdon'?t\b", "do not"),
+        (r"\bdidn'?t\b", "did not"),
+        (r"\bdoesn'?t\b", "does not"),
+        (r"\bhaven'?t\b", "have not"),
+        (r"\bhasn'?t\b", "has not"),
     )
 )
 _NAME = r"(?P<name>(?!I\b)[A-Z][\w'’.-]*(?:\s+(?:van|de|da|von|del|la|le)?\s*[A-Z][\w'’.-]*){0,3})"
@@ -509,6 +516,12 @@ def _clean_object(phrase: str, *, cut: re.Pattern[str] = _OBJECT_CUT) -> str:
     return text
 
 
+def _named(obj: str, clause: str) -> bool:
+    """True when ``obj`` reads as a proper name: capitalized, or written by someone who
+    capitalizes nothing, not even "I" (``i live in seattle``)."""
+    return obj[:1].isupper() or not any(c.isupper() for c in clause)
+
+
 def _usable(obj: str) -> bool:
     words = obj.split()
     if not words or len(words) > 14:
@@ -599,7 +612,7 @@ def _rule_home(clause: str) -> list[_Proposal]:
     if match is None:
         return []
     obj = _clean_object(match.group("obj"), cut=_LOCATION_CUT)
-    if not _usable(obj) or (not obj[:1].isupper() and not obj.casefold().startswith("the ")):
+    if not _usable(obj) or not (_named(obj, clause) or obj.casefold().startswith("the ")):
         return []
     prep = "at" if match.group("prep").casefold() == "at" else "in"
     return [_p(BeliefType.USER_MODEL_ATTR, "home location", f"lives {prep}", obj)]
@@ -647,7 +660,7 @@ _ARRANGEMENT = re.compile(
 def _rule_work(clause: str) -> list[_Proposal]:
     if (match := _WORK.match(clause)) is not None:
         obj = _clean_object(match.group("obj"))
-        if not _usable(obj) or not obj[:1].isupper():
+        if not _usable(obj) or not _named(obj, clause):
             return []
         prep = match.group("prep").casefold()
         prep = "for" if prep in ("for", "by") else "at"
@@ -655,7 +668,7 @@ def _rule_work(clause: str) -> list[_Proposal]:
         return [_p(BeliefType.USER_MODEL_ATTR, "employment", f"works {prep}", obj)]
     if (match := _JOINED.match(clause)) is not None:
         obj = _clean_object(match.group("obj"))
-        if not _usable(obj) or not obj[:1].isupper():
+        if not _usable(obj) or not _named(obj, clause):
             return []
         return [_p(BeliefType.USER_MODEL_ATTR, "employment", "works at", obj)]
     if (match := _WORK_AS.match(clause)) is not None:
@@ -1218,7 +1231,6 @@ def _normalize_clause(clause: str) -> str:
     while previous != text:
         previous = text
         text = _DISCOURSE.sub("", text, count=1).lstrip(" ,")
-    text = re.sub(r"^i\s", "I ", text)
     return text.rstrip(" .!;,")
 
 
@@ -1232,7 +1244,7 @@ def sentence_forms_nothing(sentence: str) -> bool:
         _QUESTION_START.match(lead)
         or _REQUEST_START.match(lead)
         or _CONDITIONAL.search(stripped)
-        or _REPORTED.search(stripped)
+        or _REPORTED.search(_OWN_WORDS.sub("", stripped))
     )
 
 
@@ -1266,7 +1278,8 @@ def read_clause(clause: str) -> list[ClauseReading]:
             )
             for p in retraction
         ]
-    if re.match(r"^I\s+(?:do\s+not|did\s+not|cannot|am\s+not|have\s+not|never)\b", text) and not (
+    negated = r"^I\s+(?:do\s+not|did\s+not|cannot|am\s+not|have\s+not|never)\b"
+    if re.match(negated, text, re.IGNORECASE) and not (
         _ATTITUDE.match(text) or _DIET_NOT.match(text)
     ):
         return []
