@@ -1,1 +1,95 @@
-"""memory_bench_external: see the package README."""
+"""memory_bench_external: LongMemEval, LoCoMo and HaluMem, read from the operator's local copy.
+
+The adapters (:func:`load_longmemeval`, :func:`load_locomo`, :func:`load_halumem`) stream the
+file at the path the operator names, select ``--sample N --seed S`` instances reproducibly and
+map them into dataset-neutral values (:class:`ExternalDataset` of :class:`ExternalInstance`):
+sessions of turns marked principal or not, labeled beliefs where the dataset has them, and
+probes with categories, gold answers, abstention and evidence references. A file that cannot
+be read as the dataset raises :class:`DatasetError` naming the file, record and field.
+
+:mod:`memory_bench_external.scoring` holds token F1 (the datasets' published metric) and
+evidence-provenance recall@k; :mod:`memory_bench_external.baseline` the BM25 raw-turn baseline.
+No dataset is ever part of this package or its repository.
+"""
+
+from memory_bench_external._errors import DatasetError
+from memory_bench_external._types import (
+    DatasetName,
+    EvidenceTally,
+    ExternalBelief,
+    ExternalDataset,
+    ExternalEvidence,
+    ExternalInstance,
+    ExternalProbe,
+    ExternalSession,
+    ExternalTurn,
+    F1Mode,
+    PrincipalSpeaker,
+    ProbeCategory,
+    ProbeExclusion,
+)
+from memory_bench_external.baseline import (
+    BaselineProbe,
+    BaselineResult,
+    RawTurnIndex,
+    RetrievedTurn,
+    run_raw_turn_baseline,
+)
+from memory_bench_external.halumem import load_halumem
+from memory_bench_external.locomo import load_locomo
+from memory_bench_external.longmemeval import load_longmemeval
+from memory_bench_external.scoring import (
+    DEFAULT_KS,
+    F1_CORRECT,
+    ProbeProvenance,
+    Provenance,
+    ProvenanceSummary,
+    RecallAtK,
+    answer_f1,
+    is_correct,
+    normalize_answer,
+    probe_f1,
+    provenance_hit,
+    score_probe,
+    summarize,
+    token_f1,
+)
+
+__all__ = [
+    "DEFAULT_KS",
+    "F1_CORRECT",
+    "BaselineProbe",
+    "BaselineResult",
+    "DatasetError",
+    "DatasetName",
+    "EvidenceTally",
+    "ExternalBelief",
+    "ExternalDataset",
+    "ExternalEvidence",
+    "ExternalInstance",
+    "ExternalProbe",
+    "ExternalSession",
+    "ExternalTurn",
+    "F1Mode",
+    "PrincipalSpeaker",
+    "ProbeCategory",
+    "ProbeExclusion",
+    "ProbeProvenance",
+    "Provenance",
+    "ProvenanceSummary",
+    "RawTurnIndex",
+    "RecallAtK",
+    "RetrievedTurn",
+    "answer_f1",
+    "is_correct",
+    "load_halumem",
+    "load_locomo",
+    "load_longmemeval",
+    "normalize_answer",
+    "probe_f1",
+    "provenance_hit",
+    "run_raw_turn_baseline",
+    "score_probe",
+    "summarize",
+    "token_f1",
+]

@@ -1,0 +1,160 @@
+"""Porter stemming, token F1 as LoCoMo publishes it, and provenance recall@k."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_bench_external import (
+    ExternalEvidence,
+    ExternalProbe,
+    ProbeExclusion,
+    Provenance,
+    answer_f1,
+    is_correct,
+    normalize_answer,
+    probe_f1,
+    provenance_hit,
+    score_probe,
+    summarize,
+    token_f1,
+)
+from memory_bench_external._porter import stem
+from memory_core.errors import UsageError
+
+# Porter (1980)'s own examples, and the departures NLTK's default mode makes (LoCoMo's stemmer).
+PORTER_CASES = {
+    "caresses": "caress", "ponies": "poni", "cats": "cat", "feed": "feed", "agreed": "agre",
+    "plastered": "plaster", "motoring": "motor", "sing": "sing", "conflated": "conflat",
+    "troubled": "troubl", "sized": "size", "hopping": "hop", "tanned": "tan", "falling": "fall",
+    "hissing": "hiss", "fizzed": "fizz", "failing": "fail", "filing": "file", "happy": "happi",
+    "relational": "relat", "conditional": "condit", "rational": "ration",
+    "digitizer": "digit", "vietnamization": "vietnam", "predication": "predic",
+    "operator": "oper", "feudalism": "feudal", "decisiveness": "decis", "hopefulness": "hope",
+    "callousness": "callous", "formaliti": "formal", "sensitiviti": "sensit",
+    "sensibiliti": "sensibl", "triplicate": "triplic", "formative": "form",
+    "formalize": "formal", "electriciti": "electr", "electrical": "electr", "hopeful": "hope",
+    "goodness": "good", "revival": "reviv", "allowance": "allow", "inference": "infer",
+    "airliner": "airlin", "gyroscopic": "gyroscop", "adjustable": "adjust",
+    "defensible": "defens", "irritant": "irrit", "replacement": "replac",
+    "adjustment": "adjust", "dependent": "depend", "adoption": "adopt", "communism": "commun",
+    "activate": "activ", "effective": "effect", "bowdlerize": "bowdler", "probate": "probat",
+    "rate": "rate", "cease": "ceas", "controll": "control", "roll": "roll",
+    "generalizations": "gener", "oscillators": "oscil",
+    # NLTK departures
+    "ties": "tie", "dies": "die", "died": "die", "spied": "spi", "flies": "fli", "sky": "sky",
+    "skies": "sky", "dying": "die", "news": "news", "enjoy": "enjoy", "radicalli": "radic",
+    "geology": "geolog", "is": "is", "as": "as", "Running": "run",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("word", "expected"), sorted(PORTER_CASES.items()))
+def test_porter_stem(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
+def test_normalization_drops_case_punctuation_articles_and_commas() -> None:
+    assert normalize_answer("The Dog, and a CAT!") == "dog cat"
+    assert normalize_answer("  an   apple's pie. ") == "apples pie"
+
+
+def test_token_f1_matches_hand_computation() -> None:
+    assert token_f1("7 May 2023", "7 May 2023") == 1.0
+    # prediction tokens {on, 7, may, 2023}: 3 of 4 shared; gold has 3 -> P 0.75, R 1.0
+    assert token_f1("on 7 May 2023", "7 May 2023") == pytest.approx(2 * 0.75 / 1.75)
+    assert token_f1("running shoes", "she runs") == pytest.approx(0.5)
+    assert token_f1("nothing alike", "completely different") == 0.0
+    assert token_f1("", "x") == 0.0
+
+
+def test_multi_answer_averages_best_partial_f1_per_gold_part() -> None:
+    gold = "greyhound, ceramics teacher"
+    assert answer_f1("a ceramics teacher, a greyhound", gold, mode="multi_answer") == 1.0
+    # greyhound matched fully; "teacher" gives F1 2/3 against "ceramics teacher".
+    got = answer_f1("greyhound, teacher", gold, mode="multi_answer")
+    assert got == pytest.approx((1.0 + 2 / 3) / 2)
+    assert answer_f1("greyhound", gold, mode="multi_answer") == pytest.approx(0.5)
+
+
+def test_first_alternative_scores_against_text_before_semicolon() -> None:
+    gold = "Likely yes; she teaches ceramics"
+    assert answer_f1("likely yes", gold, mode="first_alternative") == 1.0
+    assert answer_f1("she teaches ceramics", gold, mode="first_alternative") == 0.0
+
+
+def test_correct_at_half() -> None:
+    assert is_correct(0.5)
+    assert not is_correct(0.4999)
+
+
+def _probe(**overrides: object) -> ExternalProbe:
+    values: dict[str, object] = {
+        "probe_id": "q001",
+        "question": "Where does she live?",
+        "answer": "Tallinn",
+        "abstention": False,
+        "category": "single_hop",
+        "dataset_category": "single_hop",
+        "evidence": (ExternalEvidence(session_id="s2", turn_id="D2:2"),),
+        "asked_at": datetime(2023, 9, 1, tzinfo=UTC),
+    }
+    values.update(overrides)
+    return ExternalProbe(**values)  # type: ignore[arg-type]
+
+
+def test_probe_f1_uses_the_probe_mode_and_refuses_abstention() -> None:
+    assert probe_f1(_probe(), "She lives in Tallinn") == pytest.approx(2 * 0.25 / 1.25)
+    with pytest.raises(UsageError, match="abstain phrase"):
+        probe_f1(_probe(abstention=True, category="abstention"), "I don't know")
+
+
+def test_provenance_hit_by_turn_and_session_fallback() -> None:
+    turn_ref = [ExternalEvidence(session_id="s2", turn_id="D2:2")]
+    session_ref = [ExternalEvidence(session_id="s2")]
+    other = Provenance(turn_ids=frozenset({"D1:1"}), session_ids=frozenset({"s1"}))
+    same_session = Provenance(turn_ids=frozenset({"D2:5"}), session_ids=frozenset({"s2"}))
+    exact = Provenance(turn_ids=frozenset({"D2:2", "D3:1"}), session_ids=frozenset({"s2", "s3"}))
+    session_only = Provenance(session_ids=frozenset({"s2"}))
+    assert not provenance_hit(turn_ref, [other, same_session], k=10)
+    assert provenance_hit(turn_ref, [other, exact], k=2)
+    assert not provenance_hit(turn_ref, [other, exact], k=1)
+    assert provenance_hit(session_ref, [same_session], k=1)
+    assert provenance_hit(turn_ref, [session_only], k=1)
+    assert not provenance_hit(turn_ref, [], k=5)
+
+
+def test_summary_counts_per_k_category_and_separate_bucket() -> None:
+    hit_first = Provenance(turn_ids=frozenset({"D2:2"}), session_ids=frozenset({"s2"}))
+    miss = Provenance(turn_ids=frozenset({"D9:9"}), session_ids=frozenset({"s9"}))
+    scores = [
+        score_probe(_probe(probe_id="a"), [hit_first], tokens=10),
+        score_probe(_probe(probe_id="b"), [miss] * 4 + [hit_first], tokens=20),
+        score_probe(_probe(probe_id="c", category="temporal"), [miss], tokens=5),
+        score_probe(
+            _probe(probe_id="d", reported_separately=True, dataset_category="ssa"),
+            [hit_first],
+            tokens=7,
+        ),
+        score_probe(_probe(probe_id="e", abstention=True, category="abstention"), [], tokens=0),
+        score_probe(_probe(probe_id="f", evidence=()), [hit_first], tokens=3),
+    ]
+    summary = summarize(scores)
+    assert summary.overall.probes == 3
+    assert summary.overall.hits == ((1, 1), (5, 2), (10, 2))
+    assert summary.overall.ratio(5) == pytest.approx(2 / 3)
+    assert dict(summary.by_category)["temporal"].hits == ((1, 0), (5, 0), (10, 0))
+    assert summary.separately.probes == 1 and summary.separately.at(1) == 1
+    assert dict(summary.by_dataset_category)["ssa"].probes == 1
+    assert summary.probes == 6
+    assert summary.without_evidence == 1
+    assert summary.tokens == 45
+    assert summary.tokens_per_probe == pytest.approx(7.5)
+    with pytest.raises(UsageError, match="recall@3 was not computed"):
+        summary.overall.at(3)
+
+
+def test_excluded_probe_cannot_be_scored() -> None:
+    excluded = _probe(exclusion=ProbeExclusion.EVIDENCE_OUTSIDE_PRINCIPAL)
+    with pytest.raises(UsageError, match="excluded"):
+        score_probe(excluded, [], tokens=0)
