@@ -61,14 +61,14 @@ GATES: tuple[Gate, ...] = (
         kind="property",
         milestone="foundation",
         title="never render above the token ceiling",
-        implemented=False,
+        implemented=True,
     ),
     Gate(
         id="gate.memory.prefix_stable",
         kind="case",
         milestone="foundation",
         title="the cached prefix is stable within a session",
-        implemented=False,
+        implemented=True,
     ),
     _spec(1, "bench_corpus_shape", "structural", "the corpus is shaped as declared", False),
     _spec(2, "bench_reproducible", "property", "the deterministic arm is reproducible", False),
@@ -104,7 +104,7 @@ GATES: tuple[Gate, ...] = (
         False,
     ),
     _spec(
-        10, "profiles_wired", "structural", "memory profiles are loaded and mirror defaults", False
+        10, "profiles_wired", "structural", "memory profiles are loaded and mirror defaults", True
     ),
     _spec(11, "trace_retention", "case", "operator trace fields expire on schedule", False),
     _spec(12, "decay_lifecycle", "case", "unused provisional beliefs decay and retire", False),

@@ -1,0 +1,173 @@
+"""The query former: what an in-turn recall searches for, derived from the user's turn alone.
+
+A formed query has two parts, matching the two query-driven candidate arms:
+
+* ``terms``: the lexemes the lexical arm searches with (any-term, whole lexemes). They are the
+  turn's own keywords (shared tokenizer, stopwords removed), each keyword's inflections, and
+  the words of any facet a keyword cues (see ``memory_core.retrieval._lexicon``). ``groups``
+  keeps that structure so the lexical arm can rank by concepts matched rather than by raw
+  lexeme counts: a keyword and its inflections are one group of weight 1, a facet expansion
+  is one group of weight ``FACET_WEIGHT``.
+* ``subjects``: known subjects (of the principal's live beliefs) that the turn names, i.e.
+  whose lexemes appear as a contiguous phrase in the turn, up to inflection.
+
+Forming is pure: the same text and known subjects give the same query, in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from memory_core.retrieval._lexicon import (
+    DEFAULT_FACETS,
+    Facet,
+    base_forms,
+    same_word,
+    variants,
+)
+from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
+
+FACET_WEIGHT = 0.5
+"""Weight of a facet expansion group relative to a keyword group (part of retrieval@1)."""
+
+
+def normalize_subject(subject: str) -> str:
+    """Case-folded, whitespace-collapsed subject, the form subject-named matching compares."""
+    return " ".join(subject.casefold().split())
+
+
+@dataclass(frozen=True, kw_only=True)
+class TermGroup:
+    """One concept of a query: a keyword with its inflections, or one facet's expansion."""
+
+    kind: Literal["keyword", "facet"]
+    """A keyword of the turn with its inflections, or a facet expansion."""
+    label: str
+    """The keyword, or ``facet:<name>`` for an expansion."""
+    lexemes: tuple[str, ...]
+    """The group's lexemes, sorted."""
+    weight: float
+    """1.0 for a keyword group, ``FACET_WEIGHT`` for a facet expansion."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FormedQuery:
+    """What the query-driven arms search for."""
+
+    terms: tuple[str, ...]
+    """Every lexeme the lexical arm searches with: keywords first, then inflections, then facets."""
+    subjects: tuple[str, ...]
+    """Known subjects the turn names (normalized), in order of first mention."""
+    keywords: tuple[str, ...] = ()
+    """The turn's own lexemes with stopwords removed, in order of first appearance."""
+    groups: tuple[TermGroup, ...] = ()
+    """The concept groups ``terms`` is the union of; the lexical arm ranks by them."""
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the turn gives neither a term nor a named subject to search for."""
+        return not self.terms and not self.subjects
+
+
+class QueryFormer:
+    """Forms a recall query from a user's turn with the shared tokenizer and the facet lexicon."""
+
+    def __init__(self, *, facets: Sequence[Facet] | None = None, inflect: bool = True) -> None:
+        """Create a former.
+
+        Args:
+            facets: the concept lexicon; ``None`` is the shipped ``DEFAULT_FACETS``, ``()``
+                disables facet expansion.
+            inflect: whether keywords are expanded to their inflections.
+        """
+        self._facets = tuple(DEFAULT_FACETS if facets is None else facets)
+        self._inflect = inflect
+
+    def keywords(self, text: str) -> tuple[str, ...]:
+        """The turn's distinct lexemes with stopwords removed, in order of first appearance."""
+        return tuple(query_terms(text))
+
+    def groups(self, text: str) -> tuple[TermGroup, ...]:
+        """Keyword groups (one per keyword) followed by facet groups, in a deterministic order."""
+        keywords = self.keywords(text)
+        keyword_groups = [
+            TermGroup(
+                kind="keyword",
+                label=keyword,
+                lexemes=tuple(sorted(variants(keyword) if self._inflect else {keyword})),
+                weight=1.0,
+            )
+            for keyword in keywords
+        ]
+        covered = {lexeme for group in keyword_groups for lexeme in group.lexemes}
+        facet_groups: list[TermGroup] = []
+        for facet in self._facets:
+            if not any(base_forms(keyword) & facet.keys for keyword in keywords):
+                continue
+            extra = facet.lexemes - covered
+            if extra:
+                facet_groups.append(
+                    TermGroup(
+                        kind="facet",
+                        label=f"facet:{facet.name}",
+                        lexemes=tuple(sorted(extra)),
+                        weight=FACET_WEIGHT,
+                    )
+                )
+        return (*keyword_groups, *facet_groups)
+
+    def named_subjects(self, text: str, known_subjects: Iterable[str]) -> tuple[str, ...]:
+        """Known subjects whose lexemes occur as a contiguous phrase of the turn.
+
+        Matching is by whole lexeme up to inflection (``answer style`` is named by "my answer
+        styles"); a subject made only of stopwords is never named.
+        """
+        tokens = tokenize(text)
+        found: list[tuple[int, str]] = []
+        for subject in sorted({normalize_subject(s) for s in known_subjects if s.strip()}):
+            phrase = tokenize(subject)
+            if not phrase or all(token in STOPWORDS for token in phrase):
+                continue
+            position = _find_phrase(tokens, phrase)
+            if position is not None:
+                found.append((position, subject))
+        found.sort()
+        return tuple(subject for _, subject in found)
+
+    def form(self, text: str, *, known_subjects: Sequence[str] = ()) -> FormedQuery:
+        """Form the query of one turn.
+
+        Args:
+            text: the user's turn.
+            known_subjects: subjects of the principal's live beliefs the turn may name.
+
+        Returns:
+            The formed query; ``is_empty`` when the turn has no keyword and names no subject.
+        """
+        groups = self.groups(text)
+        terms: dict[str, None] = {}
+        for group in groups:
+            if group.kind == "keyword":
+                terms.setdefault(group.label, None)
+        for group in groups:
+            for lexeme in group.lexemes:
+                terms.setdefault(lexeme, None)
+        return FormedQuery(
+            terms=tuple(terms),
+            subjects=self.named_subjects(text, known_subjects),
+            keywords=self.keywords(text),
+            groups=groups,
+        )
+
+
+def _find_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> int | None:
+    width = len(phrase)
+    for start in range(len(tokens) - width + 1):
+        if all(same_word(tokens[start + i], phrase[i]) for i in range(width)):
+            return start
+    return None
+
+
+__all__ = ["FACET_WEIGHT", "FormedQuery", "QueryFormer", "TermGroup", "normalize_subject"]

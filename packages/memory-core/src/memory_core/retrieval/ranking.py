@@ -1,0 +1,280 @@
+"""Ranking at retrieval@1: pure functions from candidates to an ordered, budgeted selection.
+
+The pipeline, in order:
+
+1. **Arm order.** Each arm orders its own candidates: the lexical arm by weighted concepts
+   matched (``lexical_order``), the subject and recency arms newest store position first.
+2. **Fusion.** Reciprocal-rank fusion over the arms that ran, ``sum 1 / (k + rank)`` with
+   1-based ranks, divided by its attainable maximum ``arms / (k + 1)`` so ``fused_match`` lies
+   in [0, 1] and is commensurable with the other terms whatever ``k`` is.
+3. **Score.** ``max(0, w.match * fused_match + w.confidence * confidence
+   + w.reinforce * reinforce + w.authority * authority + w.scope * scope
+   + w.utility * utility) * lifecycle_weight`` with
+   ``reinforce = min(1, log1p(evidence_count) / log1p(10))``, authority USER 1, AFFIRMED 2/3,
+   INFERRED 1/3, and scope 1 for the session's own project, 0.5 for ``user``, 0.25 for
+   ``general``.
+4. **Order.** Score descending, then store position descending (newer first), then id.
+5. **Collapse** exact duplicates (same type and normalized statement): the best-ranked stays.
+6. **Per-subject cap**: at most ``per_subject_cap`` beliefs per normalized subject.
+7. **Budget**: seat beliefs under the item and token budgets (``select_within_budget``); what
+   does not fit is dropped for budget.
+
+Every sort has an explicit total key, so equal inputs always give the same order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
+from memory_core.profiles import LifecycleWeights, RankingWeights
+from memory_core.retrieval.query import TermGroup, normalize_subject
+from memory_core.retrieval.render import block_tokens
+from memory_core.tokenizer import lexemes
+
+REINFORCE_SATURATION = 10
+"""``C_max``: the evidence count at which the reinforce term saturates at 1."""
+
+DURABLE_TYPES: frozenset[BeliefType] = frozenset(
+    {BeliefType.PREFERENCE, BeliefType.USER_MODEL_ATTR}
+)
+"""Types the snapshot's durable reservation holds slots for (with any ``user``-scope belief)."""
+
+_SCOPE_VALUE_OWN_PROJECT = 1.0
+_SCOPE_VALUE_USER = 0.5
+_SCOPE_VALUE_GENERAL = 0.25
+
+
+def is_durable(belief: Belief) -> bool:
+    """A preference, a user-model attribute, or any belief at ``user`` scope."""
+    return belief.belief_type in DURABLE_TYPES or belief.scope == USER_SCOPE
+
+
+def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
+    """Store position descending, then id: the recency and subject arms' order."""
+    return sorted(beliefs, key=lambda b: (-b.store_position, b.id))
+
+
+def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[Belief]:
+    """Order lexical hits by the weighted concepts they match, rarer concepts counting more.
+
+    A hit's weight is ``sum(group.weight * log1p(hits / hits matching the group))`` over the
+    term groups whose lexemes it contains, so a keyword outweighs a facet expansion and a
+    concept most hits share says little. Ties go to the newer store position, then the id.
+    """
+    text_lexemes = {b.id: lexemes(f"{b.subject} {b.statement}") for b in hits}
+    matched: dict[str, list[int]] = {b.id: [] for b in hits}
+    frequency = [0] * len(groups)
+    for index, group in enumerate(groups):
+        group_lexemes = frozenset(group.lexemes)
+        for belief in hits:
+            if text_lexemes[belief.id] & group_lexemes:
+                matched[belief.id].append(index)
+                frequency[index] += 1
+    total = len(hits)
+
+    def weight(belief: Belief) -> float:
+        return sum(groups[i].weight * math.log1p(total / frequency[i]) for i in matched[belief.id])
+
+    weights = {b.id: weight(b) for b in hits}
+    return sorted(hits, key=lambda b: (-weights[b.id], -b.store_position, b.id))
+
+
+def reciprocal_rank_fusion(rankings: Mapping[str, Sequence[str]], *, k: int) -> dict[str, float]:
+    """Normalized reciprocal-rank fusion of per-arm rankings of ids.
+
+    Args:
+        rankings: arm name -> ids in that arm's order (an arm that ran and found nothing is an
+            empty sequence; it still counts towards the normalizer).
+        k: the fusion constant; larger values flatten the difference between ranks.
+
+    Returns:
+        id -> ``sum(1 / (k + rank)) / (arms / (k + 1))``, in [0, 1]; an id ranked first by
+        every arm scores exactly 1.
+    """
+    if k < 1:
+        raise ValueError(f"reciprocal_rank_fusion_k must be >= 1, got {k}")
+    fused: dict[str, float] = {}
+    for arm in sorted(rankings):
+        for rank, identifier in enumerate(rankings[arm], start=1):
+            fused[identifier] = fused.get(identifier, 0.0) + 1.0 / (k + rank)
+    if not rankings:
+        return fused
+    ceiling = len(rankings) / (k + 1)
+    return {identifier: value / ceiling for identifier, value in fused.items()}
+
+
+def reinforce_value(evidence_count: int) -> float:
+    """``min(1, log1p(evidence_count) / log1p(10))``."""
+    return min(1.0, math.log1p(evidence_count) / math.log1p(REINFORCE_SATURATION))
+
+
+def authority_value(authority: Authority) -> float:
+    """USER 1.0, AFFIRMED 2/3, INFERRED 1/3."""
+    return authority.rank / Authority.USER.rank
+
+
+def scope_value(scope: str, project_scope: str | None) -> float:
+    """1.0 for the session's own project, 0.5 for ``user``, 0.25 for ``general`` (or other)."""
+    if project_scope is not None and scope == f"project:{project_scope}":
+        return _SCOPE_VALUE_OWN_PROJECT
+    if scope == USER_SCOPE:
+        return _SCOPE_VALUE_USER
+    return _SCOPE_VALUE_GENERAL
+
+
+def lifecycle_weight(status: BeliefStatus, weights: LifecycleWeights) -> float:
+    """The profile's multiplier for a live status; 0 for any other (never ranked)."""
+    if status is BeliefStatus.ACTIVE:
+        return weights.active
+    if status is BeliefStatus.PROVISIONAL:
+        return weights.provisional
+    return 0.0
+
+
+def score(
+    belief: Belief,
+    *,
+    fused_match: float,
+    weights: RankingWeights,
+    lifecycle: LifecycleWeights,
+    project_scope: str | None,
+) -> float:
+    """The additive retrieval@1 score of one candidate (see the module docstring)."""
+    raw = (
+        weights.match * fused_match
+        + weights.confidence * belief.confidence
+        + weights.reinforce * reinforce_value(belief.evidence_count)
+        + weights.authority * authority_value(belief.authority)
+        + weights.scope * scope_value(belief.scope, project_scope)
+        + weights.utility * belief.utility
+    )
+    return max(0.0, raw) * lifecycle_weight(belief.status, lifecycle)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scored:
+    """A candidate with its fused match and final score."""
+
+    belief: Belief
+    fused_match: float
+    score: float
+
+
+def order(scored: Sequence[Scored]) -> list[Scored]:
+    """Score descending, then store position descending, then id."""
+    return sorted(scored, key=lambda s: (-s.score, -s.belief.store_position, s.belief.id))
+
+
+def normalize_statement(statement: str) -> str:
+    """Case-folded, whitespace-collapsed, trailing sentence punctuation stripped."""
+    return " ".join(statement.casefold().split()).rstrip(" .!?;:")
+
+
+def collapse_duplicates(ranked: Sequence[Belief]) -> tuple[list[Belief], list[Belief]]:
+    """Keep the best-ranked of each (type, normalized statement); return (kept, collapsed)."""
+    seen: set[tuple[str, str]] = set()
+    kept: list[Belief] = []
+    collapsed: list[Belief] = []
+    for belief in ranked:
+        key = (belief.belief_type.value, normalize_statement(belief.statement))
+        if key in seen:
+            collapsed.append(belief)
+        else:
+            seen.add(key)
+            kept.append(belief)
+    return kept, collapsed
+
+
+def cap_per_subject(ranked: Sequence[Belief], cap: int) -> tuple[list[Belief], list[Belief]]:
+    """Keep at most ``cap`` beliefs per normalized subject, best-ranked first."""
+    counts: dict[str, int] = {}
+    kept: list[Belief] = []
+    capped: list[Belief] = []
+    for belief in ranked:
+        subject = normalize_subject(belief.subject)
+        if counts.get(subject, 0) >= cap:
+            capped.append(belief)
+        else:
+            counts[subject] = counts.get(subject, 0) + 1
+            kept.append(belief)
+    return kept, capped
+
+
+def reserved_slots(durable_item_share: float, max_items: int) -> int:
+    """``ceil(durable_item_share * max_items)``: snapshot slots held for durable beliefs."""
+    return min(max_items, math.ceil(durable_item_share * max_items))
+
+
+def select_within_budget(
+    ranked: Sequence[Belief],
+    *,
+    header: str,
+    render: Callable[[Belief], str],
+    max_items: int,
+    max_tokens: int,
+    reserved: int = 0,
+) -> tuple[list[Belief], list[Belief]]:
+    """Seat ranked beliefs under the item and token budgets; return (seated, dropped).
+
+    The token budget covers the whole rendered block, header included. Seating is first-fit
+    in priority order: a belief whose line would overflow is dropped and the next is tried.
+    ``reserved`` slots are held for durable beliefs (``is_durable``): they are seated first,
+    best-ranked first, and non-durable beliefs never take more than ``max_items - reserved``
+    slots, so an unused reservation is not backfilled by non-durable beliefs. Durable beliefs
+    above the reservation still compete for every slot (a floor, not a ceiling). The seated
+    beliefs keep their rank order; dropped ones are in rank order too.
+    """
+    lines = [render(b) for b in ranked]
+    position = {b.id: i for i, b in enumerate(ranked)}
+    seated_ids: set[str] = set()
+    non_durable_cap = max_items - reserved
+
+    def fits(belief: Belief) -> bool:
+        trial = sorted([*(position[i] for i in seated_ids), position[belief.id]])
+        return block_tokens(header, [lines[i] for i in trial]) <= max_tokens
+
+    durable_seated = 0
+    for belief in ranked:
+        if durable_seated >= reserved or len(seated_ids) >= max_items:
+            break
+        if is_durable(belief) and fits(belief):
+            seated_ids.add(belief.id)
+            durable_seated += 1
+    non_durable_seated = 0
+    for belief in ranked:
+        if belief.id in seated_ids or len(seated_ids) >= max_items:
+            continue
+        durable = is_durable(belief)
+        if not durable and non_durable_seated >= non_durable_cap:
+            continue
+        if fits(belief):
+            seated_ids.add(belief.id)
+            non_durable_seated += not durable
+    seated = [b for b in ranked if b.id in seated_ids]
+    dropped = [b for b in ranked if b.id not in seated_ids]
+    return seated, dropped
+
+
+__all__ = [
+    "DURABLE_TYPES",
+    "REINFORCE_SATURATION",
+    "Scored",
+    "authority_value",
+    "cap_per_subject",
+    "collapse_duplicates",
+    "is_durable",
+    "lexical_order",
+    "lifecycle_weight",
+    "newest_first",
+    "normalize_statement",
+    "order",
+    "reciprocal_rank_fusion",
+    "reinforce_value",
+    "reserved_slots",
+    "scope_value",
+    "score",
+    "select_within_budget",
+]

@@ -1,0 +1,444 @@
+"""``MemoryRetriever``: recall at retrieval@1, with a trace recorded for every recall.
+
+Order of operations (every store read carries the principal and the session's visible
+scopes, so isolation holds before any ranking happens):
+
+1. **Arms.** Each reads the store through ``MemoryStore.search`` with the principal, the
+   visible scopes (``visible_scopes(project_scope)``), live statuses, ``as_of``,
+   ``min_store_position`` and ``exclude_ids``, capped at ``max(max_items * 8, 64)``:
+
+   * ``recency``: no lexical predicate, newest store position first (every moment);
+   * ``lexical``: any-term over the formed query's terms (``in_turn``, and ``delta`` with text);
+   * ``subject``: beliefs whose subject the turn names (same moments, when one is named);
+   * ``durable``: the snapshot's supply of preference, user-model and ``user``-scope beliefs,
+     newest first, so a burst of newer project beliefs cannot push them out of the candidate
+     pool. It supplies candidates for the reservation and takes no part in fusion.
+
+   Known subjects for subject naming come from what the recency and lexical arms read, so
+   forming a query never scans a principal's whole store.
+2. **Eligibility.** ``snapshot`` (and ``delta`` without text) ranks the recency and durable
+   candidates. ``in_turn`` ranks only what the lexical or subject arm matched: recency orders
+   them but never adds a belief the turn does not touch, and a turn with nothing to search
+   for (only stopwords) reads nothing and recalls nothing.
+3. **Policy (``blocked``).** A live candidate is withheld, and its id recorded in
+   ``blocked``, when it is flagged ``needs_review`` (awaiting the user's confirmation) or
+   already names a successor (``superseded_by`` set while its status still reads live).
+   Rejected, superseded, expired and retired beliefs are never read at all: the status
+   predicate runs in the store, beside the principal and scope predicates, so a rejected
+   statement cannot reach a block by any path, and they are not listed as blocked.
+4. **Ranking, collapse, per-subject cap, budget**: see ``memory_core.retrieval.ranking``.
+5. **Render and trace**: see ``memory_core.retrieval.render``; the trace is recorded in the
+   trace store before ``recall`` returns.
+
+Arm latencies are measured with ``timer`` (``time.perf_counter`` by default) and appear only
+in the operator tier; pass a constant timer for byte-identical traces under a fixed clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from memory_core.clock import Clock, require_aware
+from memory_core.domain import (
+    LIVE_STATUSES,
+    USER_SCOPE,
+    Belief,
+    BeliefType,
+    Principal,
+    RecallMoment,
+    RecallQuery,
+    RecallTrace,
+    TracedBelief,
+    visible_scopes,
+)
+from memory_core.errors import UsageError
+from memory_core.ids import IdFactory
+from memory_core.policy import RETRIEVAL_POLICY
+from memory_core.ports import MemoryStore, TraceStore
+from memory_core.profiles import Budget, MemoryProfiles
+from memory_core.retrieval.query import FormedQuery, QueryFormer
+from memory_core.retrieval.ranking import (
+    DURABLE_TYPES,
+    Scored,
+    cap_per_subject,
+    collapse_duplicates,
+    lexical_order,
+    newest_first,
+    order,
+    reciprocal_rank_fusion,
+    reserved_slots,
+    score,
+    select_within_budget,
+)
+from memory_core.retrieval.render import block_tokens, render_header, render_line
+
+CANDIDATE_MULTIPLIER = 8
+"""Each arm reads up to ``max(max_items * CANDIDATE_MULTIPLIER, CANDIDATE_FLOOR)`` beliefs."""
+CANDIDATE_FLOOR = 64
+
+ARM_RECENCY = "recency"
+ARM_LEXICAL = "lexical"
+ARM_SUBJECT = "subject"
+ARM_DURABLE = "durable"
+
+_SUPPORTED_MOMENTS: tuple[RecallMoment, ...] = ("snapshot", "in_turn", "delta")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallRequest:
+    """One recall: who, when in the session, and within what budget."""
+
+    principal: Principal
+    moment: RecallMoment
+    text: str | None = None
+    """The user's turn (``in_turn``; optional for ``delta``); ``None`` for ``snapshot``."""
+    project_scope: str | None = None
+    """The session's bare project name; ``None`` reads ``user`` and ``general`` only."""
+    session_id: str | None = None
+    run_id: str | None = None
+    turn_id: str | None = None
+    max_items: int | None = None
+    """Item budget; ``None`` takes the profile's ``retrieval.in_turn.max_items``."""
+    max_tokens: int | None = None
+    """Token budget of the whole block, header included; ``None`` takes the profile's."""
+    as_of: datetime | None = None
+    """The instant validity is judged at; ``None`` is the clock's now."""
+    min_store_position: int = 0
+    """Only beliefs written after this store position (the recall delta)."""
+    exclude_ids: frozenset[str] = field(default_factory=frozenset)
+    """Belief ids never to return (e.g. what an earlier block already holds)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallResult:
+    """What a recall produced: the block for the model, its trace, and the beliefs behind it."""
+
+    block: str
+    """The rendered block; ``""`` when nothing was returned."""
+    trace: RecallTrace
+    """The recorded trace (never shown to the model)."""
+    beliefs: tuple[Belief, ...]
+    """The returned beliefs in rendered order."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Arm:
+    name: str
+    beliefs: list[Belief]
+    latency_ms: float
+    fused: bool
+
+
+class MemoryRetriever:
+    """Recalls a principal's beliefs into a rendered block under the retrieval@1 policy."""
+
+    def __init__(
+        self,
+        *,
+        memories: MemoryStore,
+        traces: TraceStore,
+        clock: Clock,
+        ids: IdFactory,
+        profiles: MemoryProfiles,
+        query_former: QueryFormer | None = None,
+        timer: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        """Create a retriever.
+
+        Args:
+            memories: the belief store the arms read.
+            traces: where every recall's trace is recorded.
+            clock: the source of ``created_at``, expiries and the default ``as_of``.
+            ids: the source of trace ids.
+            profiles: memory profiles; the retriever reads ``retrieval`` and ``trace``.
+            query_former: forms in-turn queries; the default uses the shipped facet lexicon.
+            timer: seconds counter for arm latencies (operator tier only).
+        """
+        self._memories = memories
+        self._traces = traces
+        self._clock = clock
+        self._ids = ids
+        self._profiles = profiles
+        self._former = query_former or QueryFormer()
+        self._timer = timer
+
+    @property
+    def profiles(self) -> MemoryProfiles:
+        """The profiles this retriever ranks and budgets with."""
+        return self._profiles
+
+    def budget_for(self, request: RecallRequest) -> Budget:
+        """The effective budget: the request's values, else the profile's in-turn budget."""
+        default = self._profiles.retrieval.in_turn
+        max_items = default.max_items if request.max_items is None else request.max_items
+        max_tokens = default.max_tokens if request.max_tokens is None else request.max_tokens
+        if max_items < 1 or max_tokens < 1:
+            raise UsageError(
+                f"recall budget must be at least 1 item and 1 token, got max_items={max_items}, "
+                f"max_tokens={max_tokens}; pass positive values or None for the profile's"
+            )
+        return Budget(max_items=max_items, max_tokens=max_tokens)
+
+    def recall(self, request: RecallRequest) -> RecallResult:
+        """Recall, render and trace; the trace is recorded before this returns.
+
+        Raises:
+            UsageError: the moment is unsupported, the text does not fit the moment, the
+                budget is not positive, the project name is invalid or ``as_of`` is naive.
+        """
+        _check_request(request)
+        budget = self.budget_for(request)
+        now = self._clock.now()
+        as_of = now if request.as_of is None else require_aware(request.as_of, "as_of")
+        try:
+            scopes = visible_scopes(request.project_scope)
+        except ValueError as exc:
+            raise UsageError(f"recall project_scope: {exc}") from exc
+        reads = _Reads(
+            principal=request.principal,
+            scopes=scopes,
+            as_of=as_of,
+            min_store_position=request.min_store_position,
+            exclude_ids=request.exclude_ids,
+            limit=max(budget.max_items * CANDIDATE_MULTIPLIER, CANDIDATE_FLOOR),
+        )
+        arms, formed = self._gather(request, reads)
+        pool = _eligible(arms, formed)
+        blocked = sorted(b.id for b in pool if _withheld(b))
+        candidates = [b for b in pool if not _withheld(b)]
+
+        retrieval = self._profiles.retrieval
+        ranked = self._rank(candidates, arms, request.project_scope)
+        distinct, collapsed = collapse_duplicates(ranked)
+        capped_in, capped_out = cap_per_subject(distinct, retrieval.per_subject_cap)
+        header = render_header(request.moment)
+        reserved = (
+            reserved_slots(retrieval.durable_item_share, budget.max_items)
+            if request.moment == "snapshot"
+            else 0
+        )
+        returned, dropped = select_within_budget(
+            capped_in,
+            header=header,
+            render=render_line,
+            max_items=budget.max_items,
+            max_tokens=budget.max_tokens,
+            reserved=reserved,
+        )
+        lines = [render_line(b) for b in returned]
+        block = "\n".join((header, *lines)) if lines else ""
+
+        counts = {arm.name: len(arm.beliefs) for arm in arms}
+        counts["collapsed"] = len(collapsed)
+        counts["over_subject_cap"] = len(capped_out)
+        trace_profile = self._profiles.trace
+        trace = RecallTrace(
+            trace_id=self._ids.new_id(),
+            tenant_id=request.principal.tenant_id,
+            principal_id=request.principal.principal_id,
+            session_id=request.session_id,
+            run_id=request.run_id,
+            turn_id=request.turn_id,
+            moment=request.moment,
+            policy_version=RETRIEVAL_POLICY,
+            created_at=now,
+            returned=tuple(b.id for b in returned),
+            beliefs=tuple(_traced(b) for b in returned),
+            cited=(),
+            blocked=tuple(blocked),
+            candidate_total=len(candidates),
+            returned_count=len(returned),
+            dropped_count=len(dropped),
+            rendered_tokens=block_tokens(header, lines),
+            user_expires_at=now + timedelta(days=trace_profile.user_retention_days),
+            arm_latencies_ms={arm.name: arm.latency_ms for arm in arms},
+            candidate_counts=dict(sorted(counts.items())),
+            dropped_for_budget=tuple(b.id for b in dropped),
+            operator_expires_at=now + timedelta(days=trace_profile.operator_retention_days),
+        )
+        recorded = self._traces.record(trace)
+        return RecallResult(block=block, trace=recorded, beliefs=tuple(returned))
+
+    def _gather(
+        self, request: RecallRequest, reads: _Reads
+    ) -> tuple[list[_Arm], FormedQuery | None]:
+        """Run the moment's arms; the formed query is ``None`` for a recall without text."""
+        if request.text is None:
+            arms = [self._run(ARM_RECENCY, reads.query(terms=None), reads, fused=True)]
+            if request.moment == "snapshot":
+                arms.append(self._durable_arm(reads))
+            return arms, None
+        formed = self._former.form(request.text)
+        if not formed.terms:  # a turn with nothing to search for reads nothing
+            return [], formed
+        recency = self._run(ARM_RECENCY, reads.query(terms=None), reads, fused=True)
+        formed, query_arms = self._query_arms(request.text, formed, reads, recency.beliefs)
+        return [recency, *query_arms], formed
+
+    def _rank(
+        self, candidates: Sequence[Belief], arms: Sequence[_Arm], project_scope: str | None
+    ) -> list[Belief]:
+        """Fuse the arms' rankings, score every candidate and order them."""
+        retrieval = self._profiles.retrieval
+        fused = reciprocal_rank_fusion(
+            {arm.name: [b.id for b in arm.beliefs] for arm in arms if arm.fused},
+            k=retrieval.reciprocal_rank_fusion_k,
+        )
+        scored = [
+            Scored(
+                belief=b,
+                fused_match=fused.get(b.id, 0.0),
+                score=score(
+                    b,
+                    fused_match=fused.get(b.id, 0.0),
+                    weights=retrieval.ranking_weights,
+                    lifecycle=retrieval.lifecycle_weights,
+                    project_scope=project_scope,
+                ),
+            )
+            for b in candidates
+        ]
+        return [s.belief for s in order(scored)]
+
+    def _run(self, name: str, query: RecallQuery, reads: _Reads, *, fused: bool) -> _Arm:
+        started = self._timer()
+        hits = self._memories.search(query)
+        latency_ms = round((self._timer() - started) * 1000.0, 3)
+        # Defence in depth: a store bug must never leak across principals or scopes.
+        return _Arm(
+            name=name,
+            beliefs=newest_first([b for b in hits if reads.admits(b)]),
+            latency_ms=latency_ms,
+            fused=fused,
+        )
+
+    def _query_arms(
+        self, text: str, unnamed: FormedQuery, reads: _Reads, recent: Sequence[Belief]
+    ) -> tuple[FormedQuery, list[_Arm]]:
+        lexical = self._run(ARM_LEXICAL, reads.query(terms=unnamed.terms), reads, fused=True)
+        arms = [
+            _Arm(
+                name=ARM_LEXICAL,
+                beliefs=lexical_order(lexical.beliefs, unnamed.groups),
+                latency_ms=lexical.latency_ms,
+                fused=True,
+            )
+        ]
+        # Known subjects come from what the arms already read: no whole-store scan per turn.
+        known = sorted({b.subject for b in (*recent, *lexical.beliefs)})
+        formed = self._former.form(text, known_subjects=known)
+        if formed.subjects:
+            subject_query = reads.query(terms=(), subjects=formed.subjects)
+            arms.append(self._run(ARM_SUBJECT, subject_query, reads, fused=True))
+        return formed, arms
+
+    def _durable_arm(self, reads: _Reads) -> _Arm:
+        by_type = self._run(
+            ARM_DURABLE, reads.query(terms=None, belief_types=DURABLE_TYPES), reads, fused=False
+        )
+        user_scoped = self._run(
+            ARM_DURABLE, reads.query(terms=None, scopes=(USER_SCOPE,)), reads, fused=False
+        )
+        beliefs = {b.id: b for b in (*by_type.beliefs, *user_scoped.beliefs)}
+        return _Arm(
+            name=ARM_DURABLE,
+            beliefs=newest_first(list(beliefs.values())),
+            latency_ms=round(by_type.latency_ms + user_scoped.latency_ms, 3),
+            fused=False,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Reads:
+    """The predicates every arm of one recall reads under."""
+
+    principal: Principal
+    scopes: tuple[str, ...]
+    as_of: datetime
+    min_store_position: int
+    exclude_ids: frozenset[str]
+    limit: int
+
+    def query(
+        self,
+        *,
+        terms: tuple[str, ...] | None,
+        subjects: tuple[str, ...] = (),
+        belief_types: frozenset[BeliefType] | None = None,
+        scopes: tuple[str, ...] | None = None,
+    ) -> RecallQuery:
+        return RecallQuery(
+            principal=self.principal,
+            scopes=self.scopes if scopes is None else scopes,
+            statuses=LIVE_STATUSES,
+            as_of=self.as_of,
+            min_store_position=self.min_store_position,
+            terms=terms,
+            subjects=subjects,
+            belief_types=belief_types,
+            exclude_ids=self.exclude_ids,
+            limit=self.limit,
+        )
+
+    def admits(self, belief: Belief) -> bool:
+        return (
+            belief.principal == self.principal
+            and belief.scope in self.scopes
+            and belief.status in LIVE_STATUSES
+            and belief.id not in self.exclude_ids
+            and belief.store_position > self.min_store_position
+        )
+
+
+def _check_request(request: RecallRequest) -> None:
+    if request.moment not in _SUPPORTED_MOMENTS:
+        raise UsageError(
+            f"recall moment {request.moment!r} is not supported by {RETRIEVAL_POLICY}; "
+            f"use one of {', '.join(_SUPPORTED_MOMENTS)}"
+        )
+    if request.moment == "snapshot" and request.text is not None:
+        raise UsageError("a snapshot recall takes no query text; pass text=None")
+    if request.moment == "in_turn" and request.text is None:
+        raise UsageError("an in_turn recall needs the user's turn as text")
+    if request.min_store_position < 0:
+        raise UsageError(f"min_store_position must be >= 0, got {request.min_store_position}")
+
+
+def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
+    """Distinct candidates, by id: query-matched ones for a text recall, else every arm's."""
+    if formed is not None:
+        sources = [arm for arm in arms if arm.name in (ARM_LEXICAL, ARM_SUBJECT)]
+    else:
+        sources = list(arms)
+    pool: dict[str, Belief] = {}
+    for arm in sources:
+        for belief in arm.beliefs:
+            pool.setdefault(belief.id, belief)
+    return [pool[identifier] for identifier in sorted(pool)]
+
+
+def _withheld(belief: Belief) -> bool:
+    return belief.needs_review or belief.superseded_by is not None
+
+
+def _traced(belief: Belief) -> TracedBelief:
+    return TracedBelief(
+        id=belief.id,
+        short_id=belief.short_id,
+        belief_type=belief.belief_type,
+        subject=belief.subject,
+        statement=belief.statement,
+        scope=belief.scope,
+    )
+
+
+__all__ = [
+    "CANDIDATE_FLOOR",
+    "CANDIDATE_MULTIPLIER",
+    "MemoryRetriever",
+    "RecallRequest",
+    "RecallResult",
+]

@@ -1,0 +1,313 @@
+"""Ranking functions: fusion, scoring, ordering, collapse, per-subject cap and budgets."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from memory_core import Principal
+from memory_core.domain import Authority, Belief, BeliefStatus
+from memory_core.profiles import LifecycleWeights, RankingWeights
+from memory_core.retrieval.query import TermGroup
+from memory_core.retrieval.ranking import (
+    Scored,
+    authority_value,
+    cap_per_subject,
+    collapse_duplicates,
+    is_durable,
+    lexical_order,
+    order,
+    reciprocal_rank_fusion,
+    reinforce_value,
+    reserved_slots,
+    scope_value,
+    score,
+    select_within_budget,
+)
+from memory_core.retrieval.render import render_header, render_line
+from memory_core.tokenizer import estimate_tokens
+
+ALICE = Principal("tenant-1", "alice")
+
+
+@pytest.fixture
+def belief(make_world: Any) -> Any:
+    """Build stored beliefs in a fresh in-memory world (store positions increase)."""
+    world = make_world()
+
+    def build(statement: str = "User likes tea.", **fields: Any) -> Belief:
+        result: Belief = world.put(ALICE, statement, **fields)
+        return result
+
+    return build
+
+
+# fusion -------------------------------------------------------------------------------------
+
+
+def test_rrf_sums_reciprocal_ranks_and_normalizes_to_one() -> None:
+    fused = reciprocal_rank_fusion({"a": ["x", "y"], "b": ["x", "z"]}, k=60)
+    assert fused["x"] == pytest.approx(1.0)
+    assert fused["y"] == pytest.approx((1 / 62) / (2 / 61))
+    assert fused["z"] == pytest.approx((1 / 62) / (2 / 61))
+    assert set(fused) == {"x", "y", "z"}
+
+
+def test_rrf_counts_an_empty_arm_in_the_normalizer() -> None:
+    fused = reciprocal_rank_fusion({"a": ["x"], "b": []}, k=1)
+    assert fused == {"x": pytest.approx(0.5)}
+
+
+def test_rrf_smaller_k_sharpens_rank_differences() -> None:
+    sharp = reciprocal_rank_fusion({"a": ["x", "y"]}, k=1)
+    flat = reciprocal_rank_fusion({"a": ["x", "y"]}, k=100)
+    assert sharp["x"] - sharp["y"] > flat["x"] - flat["y"] > 0
+
+
+def test_rrf_is_independent_of_arm_insertion_order() -> None:
+    one = reciprocal_rank_fusion({"a": ["x", "y"], "b": ["y"]}, k=60)
+    two = reciprocal_rank_fusion({"b": ["y"], "a": ["x", "y"]}, k=60)
+    assert one == two
+
+
+def test_rrf_rejects_a_non_positive_k() -> None:
+    with pytest.raises(ValueError, match="reciprocal_rank_fusion_k"):
+        reciprocal_rank_fusion({"a": ["x"]}, k=0)
+
+
+def test_lexical_order_prefers_more_and_rarer_concepts_then_newer(belief: Any) -> None:
+    groups = (
+        TermGroup(kind="keyword", label="deploy", lexemes=("deploy",), weight=1.0),
+        TermGroup(kind="keyword", label="friday", lexemes=("friday", "fridays"), weight=1.0),
+        TermGroup(kind="facet", label="facet:x", lexemes=("team",), weight=0.5),
+    )
+    both = belief("We deploy on Fridays.")
+    team_old = belief("The team is small.")
+    team_new = belief("The team grew.")
+    deploy = belief("We deploy daily.")
+    ordered = lexical_order([team_new, deploy, team_old, both], groups)
+    assert [b.id for b in ordered] == [both.id, deploy.id, team_new.id, team_old.id]
+
+
+# scoring ------------------------------------------------------------------------------------
+
+
+def test_reinforce_saturates_at_ten_pieces_of_evidence() -> None:
+    assert reinforce_value(1) == pytest.approx(math.log1p(1) / math.log1p(10))
+    assert reinforce_value(10) == pytest.approx(1.0)
+    assert reinforce_value(500) == 1.0
+    assert reinforce_value(2) < reinforce_value(3)
+
+
+def test_authority_and_scope_values() -> None:
+    assert authority_value(Authority.USER) == 1.0
+    assert authority_value(Authority.AFFIRMED) == pytest.approx(2 / 3)
+    assert authority_value(Authority.INFERRED) == pytest.approx(1 / 3)
+    assert scope_value("project:orbit", "orbit") == 1.0
+    assert scope_value("user", "orbit") == 0.5
+    assert scope_value("general", "orbit") == 0.25
+    assert scope_value("general", None) == 0.25
+
+
+def test_score_is_the_weighted_sum_times_the_lifecycle_weight(belief: Any) -> None:
+    weights = RankingWeights(
+        match=1.0, confidence=0.5, reinforce=0.25, authority=0.25, scope=0.1, utility=0.1
+    )
+    lifecycle = LifecycleWeights(active=1.0, provisional=0.6)
+    b = belief(
+        confidence=0.8,
+        evidence_count=3,
+        authority="AFFIRMED",
+        scope="user",
+        utility=0.5,
+        status="PROVISIONAL",
+    )
+    expected = 0.6 * (
+        1.0 * 0.4
+        + 0.5 * 0.8
+        + 0.25 * (math.log1p(3) / math.log1p(10))
+        + 0.25 * (2 / 3)
+        + 0.1 * 0.5
+        + 0.1 * 0.5
+    )
+    got = score(b, fused_match=0.4, weights=weights, lifecycle=lifecycle, project_scope=None)
+    assert got == pytest.approx(expected)
+
+
+def test_each_weight_moves_the_score_in_its_direction(belief: Any) -> None:
+    lifecycle = LifecycleWeights()
+    low = belief(confidence=0.3, evidence_count=1, authority="INFERRED", utility=-0.5)
+    high = belief(confidence=0.9, evidence_count=9, authority="USER", utility=0.5)
+    for field in ("confidence", "reinforce", "authority", "utility"):
+        only = RankingWeights(
+            **{
+                "match": 0.0,
+                "confidence": 1e-9,
+                "reinforce": 0.0,
+                "authority": 1e-9,
+                "scope": 0.0,
+                "utility": 0.0,
+                field: 1.0,
+            }
+        )
+        s_low = score(low, fused_match=0.0, weights=only, lifecycle=lifecycle, project_scope=None)
+        s_high = score(high, fused_match=0.0, weights=only, lifecycle=lifecycle, project_scope=None)
+        assert s_high > s_low, field
+
+
+def test_a_negative_sum_is_clamped_before_the_lifecycle_weight(belief: Any) -> None:
+    weights = RankingWeights(
+        match=0.0, confidence=1e-6, reinforce=0.0, authority=1e-6, scope=0.0, utility=1.0
+    )
+    b = belief(confidence=0.0, utility=-1.0, authority="INFERRED")
+    assert (
+        score(b, fused_match=0, weights=weights, lifecycle=LifecycleWeights(), project_scope=None)
+        == 0.0
+    )
+
+
+def test_order_is_score_then_newer_position_then_id(belief: Any) -> None:
+    a, b, c = belief("one"), belief("two"), belief("three")
+    scored = [
+        Scored(belief=a, fused_match=0, score=0.5),
+        Scored(belief=b, fused_match=0, score=0.9),
+        Scored(belief=c, fused_match=0, score=0.5),
+    ]
+    assert [s.belief.id for s in order(scored)] == [b.id, c.id, a.id]
+    assert order(scored) == order(list(reversed(scored)))
+
+
+# collapse and cap ---------------------------------------------------------------------------
+
+
+def test_exact_duplicates_collapse_to_the_best_ranked(belief: Any) -> None:
+    first = belief("User likes tea.", belief_type="preference")
+    dup = belief("  user LIKES   tea ", belief_type="preference")
+    other_type = belief("User likes tea.", belief_type="fact")
+    different = belief("User likes green tea.", belief_type="preference")
+    kept, collapsed = collapse_duplicates([first, dup, other_type, different])
+    assert kept == [first, other_type, different]
+    assert collapsed == [dup]
+
+
+def test_per_subject_cap_keeps_the_best_ranked_per_normalized_subject(belief: Any) -> None:
+    a = belief("a", subject="Home Location")
+    b = belief("b", subject="home  location")
+    c = belief("c", subject="home location")
+    d = belief("d", subject="employment")
+    kept, capped = cap_per_subject([a, b, c, d], 2)
+    assert kept == [a, b, d]
+    assert capped == [c]
+    kept, capped = cap_per_subject([a, b, c, d], 1)
+    assert kept == [a, d]
+    assert capped == [b, c]
+
+
+# budgets ------------------------------------------------------------------------------------
+
+
+def _block(header: str, beliefs: list[Belief]) -> str:
+    return "\n".join((header, *map(render_line, beliefs)))
+
+
+def test_item_budget_seats_the_best_ranked(belief: Any) -> None:
+    ranked = [belief(f"Fact number {i}.") for i in range(5)]
+    seated, dropped = select_within_budget(
+        ranked, header="H", render=render_line, max_items=3, max_tokens=10_000
+    )
+    assert seated == ranked[:3]
+    assert dropped == ranked[3:]
+
+
+def test_token_budget_covers_the_header_and_is_first_fit(belief: Any) -> None:
+    header = render_header("in_turn")
+    long = belief("A very long statement " + "x" * 200 + ".")
+    short = belief("Short.")
+    budget = estimate_tokens(_block(header, [short]))
+    seated, dropped = select_within_budget(
+        [long, short], header=header, render=render_line, max_items=5, max_tokens=budget
+    )
+    assert seated == [short]
+    assert dropped == [long]
+    assert estimate_tokens(_block(header, seated)) <= budget
+    # one token less and even the short line no longer fits beside the header
+    seated, dropped = select_within_budget(
+        [long, short], header=header, render=render_line, max_items=5, max_tokens=budget - 1
+    )
+    assert seated == []
+    assert dropped == [long, short]
+
+
+def test_reserved_slots_is_the_ceiling_of_the_share() -> None:
+    assert reserved_slots(0.5, 12) == 6
+    assert reserved_slots(0.5, 5) == 3
+    assert reserved_slots(0.0, 8) == 0
+    assert reserved_slots(1.0, 8) == 8
+    assert reserved_slots(0.01, 8) == 1
+
+
+def test_is_durable_covers_preferences_user_model_and_user_scope(belief: Any) -> None:
+    assert is_durable(belief(belief_type="preference", scope="general"))
+    assert is_durable(belief(belief_type="user_model_attr", scope="general"))
+    assert is_durable(belief(belief_type="fact", scope="user"))
+    assert not is_durable(belief(belief_type="fact", scope="project:orbit"))
+    assert not is_durable(belief(belief_type="relationship", scope="general"))
+
+
+def test_reservation_is_a_floor_against_a_burst_of_project_beliefs(belief: Any) -> None:
+    project = [belief(f"Project fact {i}.", scope="project:orbit") for i in range(6)]
+    durable = [belief(f"User pref {i}.", belief_type="preference", scope="user") for i in range(3)]
+    ranked = project + durable  # every project belief outranks every durable one
+    seated, dropped = select_within_budget(
+        ranked, header="H", render=render_line, max_items=4, max_tokens=10_000, reserved=2
+    )
+    assert seated == [project[0], project[1], durable[0], durable[1]]
+    assert dropped == [*project[2:], durable[2]]
+
+
+def test_reservation_is_not_a_ceiling_for_durable_beliefs(belief: Any) -> None:
+    durable = [belief(f"User pref {i}.", belief_type="preference", scope="user") for i in range(4)]
+    project = [belief(f"Project fact {i}.", scope="project:orbit") for i in range(4)]
+    ranked = durable + project
+    seated, _ = select_within_budget(
+        ranked, header="H", render=render_line, max_items=4, max_tokens=10_000, reserved=1
+    )
+    assert seated == durable  # durable beliefs above the share still take every free slot
+
+
+def test_an_unused_reservation_is_not_backfilled_by_non_durable_beliefs(belief: Any) -> None:
+    project = [belief(f"Project fact {i}.", scope="project:orbit") for i in range(6)]
+    only = belief("User pref.", belief_type="preference", scope="user")
+    seated, dropped = select_within_budget(
+        [*project, only], header="H", render=render_line, max_items=6, max_tokens=10_000, reserved=3
+    )
+    assert seated == [*project[:3], only]
+    assert len(dropped) == 3
+
+
+def test_reserved_durable_beliefs_are_seated_before_tokens_run_out(belief: Any) -> None:
+    header = "H"
+    project = [belief(f"Project fact {i} " + "y" * 40, scope="project:orbit") for i in range(3)]
+    durable = belief("Pref.", belief_type="preference", scope="user")
+    budget = estimate_tokens(_block(header, [project[0], durable]))
+    seated, _ = select_within_budget(
+        [*project, durable],
+        header=header,
+        render=render_line,
+        max_items=4,
+        max_tokens=budget,
+        reserved=1,
+    )
+    assert durable in seated
+    assert seated == [project[0], durable]
+
+
+def test_lifecycle_weight_orders_active_above_provisional(belief: Any) -> None:
+    active = belief(status=BeliefStatus.ACTIVE)
+    provisional = belief(status=BeliefStatus.PROVISIONAL)
+    w, lc = RankingWeights(), LifecycleWeights()
+    assert score(active, fused_match=0.5, weights=w, lifecycle=lc, project_scope=None) > score(
+        provisional, fused_match=0.5, weights=w, lifecycle=lc, project_scope=None
+    )
