@@ -18,7 +18,7 @@ from memory_core.errors import UsageError
 
 USAGE_EXIT = 2
 
-COMMAND_MODULES: tuple[str, ...] = ("memory_cli.gates",)
+COMMAND_MODULES: tuple[str, ...] = ("memory_cli.gates", "memory_cli.eval_formation")
 """Modules whose ``register(groups)`` adds their subcommands."""
 
 GROUPS: dict[str, str] = {

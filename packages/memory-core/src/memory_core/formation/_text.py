@@ -3,7 +3,7 @@
 Sentences are split on terminal punctuation followed by whitespace (not inside tokens such as
 ``api.example.com`` or ``3.5``, not after common abbreviations, not before a lowercase word) and
 on line breaks. Clauses are split on semicolons and on a coordinating conjunction or comma that
-opens a new first-person clause (``..., and I work at Acme``). Colons and dashes are not clause
+opens a clause with a new subject (``..., and I work at Acme``, ``..., and she ...``). Colons and dashes are not clause
 boundaries: a fact buried after one does not form, which keeps extraction conservative.
 """
 
@@ -88,13 +88,17 @@ def split_sentences(text: str) -> list[str]:
     return [text[s.start : s.end] for s in sentence_spans(text)]
 
 
-_FIRST_PERSON_AHEAD = r"(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|we|We|my|My|our|Our)\b)"
+_NEW_SUBJECT_AHEAD = (
+    r"(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|we|We|my|My|our|Our|she|She|he|He|they|They"
+    r"|it|It|her|Her|his|His|their|Their|you|You)\b)"
+)
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
-    r"|,?\s+(?:and|but|so|plus|although|though|while|whereas|because)\s+(?:also\s+)?"
-    + _FIRST_PERSON_AHEAD
+    r"|,?\s+(?:and|but|so|plus|although|though|while|whereas|because)\s+"
+    r"(?:(?:also|honestly|now|then|actually|really|luckily|sadly|frankly)\s+)?"
+    + _NEW_SUBJECT_AHEAD
     + r"|,\s+"
-    + r"(?=(?:I|I'm|I’m|I've|I’ve)\s)"
+    + r"(?=(?:I|I'm|I’m|I've|I’ve|she|he|she's|he's|they|it's|they're)\s)"
 )
 
 

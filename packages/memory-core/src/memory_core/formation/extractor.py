@@ -351,6 +351,12 @@ _REPORTED = re.compile(
     r"|mentioned|mentions|wrote|writes|according\s+to|quote|quoted)\b",
     re.IGNORECASE,
 )
+_POLITE_CONDITION = re.compile(
+    r",?\s*\b(?:if|in\s+case)\s+(?:that|it)(?:'s|’s|\s+is)\s+(?:useful|helpful|relevant"
+    r"|important|ok|okay|of\s+use)\b|,?\s*\bif\s+you\s+(?:need|want)\s+(?:to\s+know|it)\b",
+    re.IGNORECASE,
+)
+"""``..., if that's useful`` is politeness, not a condition."""
 _OWN_WORDS = re.compile(
     r"\b(?:as|like)\s+I(?:\s+have|'ve)?\s+(?:said|mentioned|told\s+you)\b", re.IGNORECASE
 )
@@ -359,8 +365,9 @@ _QUOTES = re.compile(r"[\"“”«»]")
 
 _DISCOURSE = re.compile(
     r"^(?:also|and|but|so|well|oh|ah|anyway|anyways|actually|btw|by\s+the\s+way|fyi"
-    r"|for\s+context|for\s+the\s+record|just\s+so\s+you\s+know|just\s+fyi|quick\s+context"
-    r"|quick\s+note|ok|okay|yes|yeah|yep|sure|right|hi|hey|hello|honestly|personally|generally"
+    r"|for\s+context|for\s+the\s+record|just\s+so\s+you\s+know|just\s+fyi"
+    r"|(?:quick|small|short|big|good|some)\s+(?:context|note|update|news|thing)|heads\s+up"
+    r"|update|news|ok|okay|yes|yeah|yep|sure|right|hi|hey|hello|honestly|personally|generally"
     r"|usually|currently|nowadays|these\s+days|at\s+the\s+moment|right\s+now|now|lately"
     r"|recently|in\s+general|as\s+for\s+me|for\s+me|for\s+what\s+it's\s+worth|to\s+be\s+honest"
     r"|tbh|incidentally|besides|plus|then|still|otherwise|overall|basically"
@@ -376,19 +383,31 @@ _ADVERBS = (
 _TRAILING = re.compile(
     r"(?:,?\s+(?:now|too|as\s+well|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now"
     r"|anymore|any\s+more|any\s+longer|though|actually|by\s+the\s+way|btw|lol|haha|thanks"
-    r"|for\s+now|already|again|full\s+stop))+$",
+    r"|for\s+now|already|again|full\s+stop|tbh|imo|imho|fwiw|honestly|lol|ha))+$",
     re.IGNORECASE,
 )
 _OBJECT_CUT = re.compile(
     r",\s+(?!(?:and|or)\b)(?=[a-z])|\s+(?:because|since|although|though|but|so\s+that|which"
-    r"|where|whereas|unless|until|except)\s+|\s+[-–—]\s+|\s*[(:]",
+    r"|where|whereas|unless|until|except)\s+|\s+[-–—]\s+|\s*[(:]"
+    r"|(?i:\s+for\s+(?:(?:about|around|almost|nearly|over)\s+)?(?:a|an|one|two|three|four"
+    r"|five|six|several|many|\d+|the\s+(?:last|past))(?:\s+(?:few|couple\s+of))?"
+    r"\s+(?:years?|months?|weeks?|days?|decades?)\b)",
 )
-_LOCATION_CUT = re.compile(
+_PLACE_CUT = re.compile(
     r",\s+(?=[a-z])|\s+(?:with|for|since|because|and|but|so|which|where|when|while|after|before"
-    r"|last|this|next|yesterday|today|ago|until|in\s+\d{4}|a\s+(?:few|couple)|about|around)\b"
+    r"|last|this|next|yesterday|today|ago|until|in|a\s+(?:few|couple)|about|around|from)\b"
     r"|\s+[-–—]\s+|\s*[(:]",
     re.IGNORECASE,
 )
+"""Where a place or organisation name ends: before a time, a reason or a companion."""
+_EMPLOYER_CUT = re.compile(
+    r",\s+(?=[a-z])|\s+(?:with|since|because|and|but|so|which|where|when|while|after|before"
+    r"|last|this|next|yesterday|today|ago|until|in\s+\d{4}|a\s+(?:few|couple)|about|around)\b"
+    r"|\s+for\s+(?:a|an|one|two|three|four|five|six|several|many|\d+|the\s+(?:last|past))\b"
+    r"|\s+[-–—]\s+|\s*[(:]",
+    re.IGNORECASE,
+)
+"""Like :data:`_PLACE_CUT`, but ``as a data engineer`` and ``in Berlin`` stay with the employer."""
 _CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
@@ -611,7 +630,7 @@ def _rule_home(clause: str) -> list[_Proposal]:
     match = _LIVE.match(clause)
     if match is None:
         return []
-    obj = _clean_object(match.group("obj"), cut=_LOCATION_CUT)
+    obj = _clean_object(match.group("obj"), cut=_PLACE_CUT)
     if not _usable(obj) or not (_named(obj, clause) or obj.casefold().startswith("the ")):
         return []
     prep = "at" if match.group("prep").casefold() == "at" else "in"
@@ -629,7 +648,7 @@ def _rule_origin(clause: str) -> list[_Proposal]:
     match = _ORIGIN.match(clause)
     if match is None or not match.group("obj")[:1].isupper():
         return []
-    obj = _clean_object(match.group("obj"), cut=_LOCATION_CUT)
+    obj = _clean_object(match.group("obj"), cut=_PLACE_CUT)
     if not _usable(obj):
         return []
     verb = re.search(r"(from|grew\s+up\s+in|born\s+in)", clause, re.IGNORECASE)
@@ -659,7 +678,7 @@ _ARRANGEMENT = re.compile(
 
 def _rule_work(clause: str) -> list[_Proposal]:
     if (match := _WORK.match(clause)) is not None:
-        obj = _clean_object(match.group("obj"))
+        obj = _clean_object(match.group("obj"), cut=_EMPLOYER_CUT)
         if not _usable(obj) or not _named(obj, clause):
             return []
         prep = match.group("prep").casefold()
@@ -667,7 +686,7 @@ def _rule_work(clause: str) -> list[_Proposal]:
         obj = _third_person_object(obj)
         return [_p(BeliefType.USER_MODEL_ATTR, "employment", f"works {prep}", obj)]
     if (match := _JOINED.match(clause)) is not None:
-        obj = _clean_object(match.group("obj"))
+        obj = _clean_object(match.group("obj"), cut=_EMPLOYER_CUT)
         if not _usable(obj) or not _named(obj, clause):
             return []
         return [_p(BeliefType.USER_MODEL_ATTR, "employment", "works at", obj)]
@@ -683,7 +702,7 @@ def _rule_work(clause: str) -> list[_Proposal]:
     return []
 
 
-_BE = re.compile(_I + r"am\s+(?P<obj>.+)$", re.IGNORECASE)
+_BE = re.compile(_I + r"(?:am|have\s+been)\s+(?P<obj>.+)$", re.IGNORECASE)
 
 
 def _rule_be(clause: str) -> list[_Proposal]:
@@ -816,7 +835,7 @@ def _rule_preference(clause: str) -> list[_Proposal]:
 
 
 _USE = re.compile(
-    _I + r"(?P<verb>use|am\s+using|rely\s+on|switched\s+to|have\s+switched\s+to|code\s+in"
+    _I + r"(?P<verb>use|am\s+using|have\s+been\s+using|rely\s+on|switched\s+to|have\s+switched\s+to|code\s+in"
     r"|program\s+in|write\s+code\s+in)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
@@ -1172,6 +1191,11 @@ _GENERIC_RETRACTION = re.compile(
     r"|any\s+longer)|(?:have\s+)?no\s+longer\s+(?P<verb2>[a-z]+)(?P<obj2>(?:\s+.+)?))$",
     re.IGNORECASE,
 )
+_STOPPED_GERUND = re.compile(
+    r"^I\s+(?:have\s+)?(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<gerund>[a-z]+ing)"
+    r"(?P<obj>(?:\s+.+)?)$",
+    re.IGNORECASE,
+)
 _NON_RETRACTABLE_VERBS = frozenset(
     {"know", "remember", "think", "want", "need", "care", "understand", "see", "get", "feel"}
 )
@@ -1187,6 +1211,17 @@ def _retraction(clause: str) -> list[_Proposal] | None:
         if positive:
             return positive
         break
+    stopped = _STOPPED_GERUND.match(clause)
+    if stopped is not None and stopped.group("gerund").casefold() != "using":
+        gerund = stopped.group("gerund").casefold()
+        obj = _third_person_object(_clean_object(stopped.group("obj") or ""))
+        if obj and not _usable(obj):
+            return []
+        statement = collapse(f"User stopped {gerund} {obj}") + "."
+        subject = head_phrase(obj) if obj else gerund
+        return [
+            _p(BeliefType.USER_MODEL_ATTR, subject, "", obj or gerund, negated=statement)
+        ]
     generic = _GENERIC_RETRACTION.match(clause)
     if generic is None:
         return [] if any(p.match(clause) for p, _ in _RETRACTIONS) else None
@@ -1243,7 +1278,7 @@ def sentence_forms_nothing(sentence: str) -> bool:
     return bool(
         _QUESTION_START.match(lead)
         or _REQUEST_START.match(lead)
-        or _CONDITIONAL.search(stripped)
+        or _CONDITIONAL.search(_POLITE_CONDITION.sub("", stripped))
         or _REPORTED.search(_OWN_WORDS.sub("", stripped))
     )
 
