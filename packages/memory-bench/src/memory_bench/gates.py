@@ -70,7 +70,7 @@ GATES: tuple[Gate, ...] = (
         title="the cached prefix is stable within a session",
         implemented=False,
     ),
-    _spec(1, "bench_corpus_shape", "structural", "the corpus is shaped as declared", False),
+    _spec(1, "bench_corpus_shape", "structural", "the corpus is shaped as declared", True),
     _spec(2, "bench_reproducible", "property", "the deterministic arm is reproducible", False),
     _spec(3, "bench_no_regression", "case", "the benchmark does not regress", False),
     _spec(4, "bench_baseline_current", "case", "the baseline is current", False),
