@@ -70,6 +70,13 @@ def test_an_inflected_keyword_cues_its_facet() -> None:
     assert "facet:spouse" in labels
 
 
+def test_an_inflected_cue_reaches_accented_facet_words() -> None:
+    # "marrying" -> "marry" cues the spouse facet, whose words include the accented forms
+    # statements use ("User's fiancé is Daniel.").
+    terms = set(QueryFormer().form("Who am I marrying?").terms)
+    assert {"marrying", "married", "fiancé", "fiancée", "spouse"} <= terms
+
+
 def test_no_facet_without_a_cue() -> None:
     formed = QueryFormer().form("What about the Q2 roadmap?")
     assert all(g.kind == "keyword" for g in formed.groups)

@@ -254,7 +254,7 @@ DEFAULT_FACETS: tuple[Facet, ...] = (
     ),
     Facet(
         name="spouse",
-        words=_forms("spouse wife husband partner married marriage fiance fiancee"),
+        words=_forms("spouse wife husband partner married marriage fiance fiancee fiancé fiancée"),
     ),
     Facet(name="children", words=_forms("child children kid kids son sons daughter daughters")),
     Facet(name="parents", words=_forms("parent parents mother father mom dad")),
@@ -281,6 +281,7 @@ DEFAULT_FACETS: tuple[Facet, ...] = (
     ),
     Facet(name="language", words=_forms("language languages speak speaks spoke fluent native")),
     Facet(name="age", words=_forms("age birthday born")),
+    Facet(name="finance", words=_forms("bank banks banking account accounts")),
     Facet(
         name="education",
         words=_forms("school university college degree studied studies student graduated"),
