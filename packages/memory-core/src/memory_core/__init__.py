@@ -3,8 +3,12 @@
 Form governed beliefs from what users say, consolidate them, recall them into a model's
 context with citable short ids, and run their lifecycle. The in-memory storage tier is the
 default; ``memory-store-pg`` adds PostgreSQL.
+
+Start at ``build()`` (``memory_core.bootstrap``): it returns a ``Composition`` with
+``sessions``, ``runs``, ``memory`` and ``maintenance_factory()`` wired over one storage tier.
 """
 
+from memory_core.bootstrap import Composition, MemoryAPI, build
 from memory_core.clock import Clock, FixedClock, SystemClock
 from memory_core.domain import (
     Authority,
@@ -31,6 +35,7 @@ from memory_core.errors import (
     UsageError,
 )
 from memory_core.ids import IdFactory, RandomIdFactory, SequentialIdFactory, short_id
+from memory_core.maintenance import MaintenanceReport, MaintenanceWorker
 from memory_core.ports import (
     EventLog,
     FormationStateStore,
@@ -39,6 +44,7 @@ from memory_core.ports import (
     Storage,
     TraceStore,
 )
+from memory_core.sessions import SessionClosure, SessionService
 from memory_core.stores import InMemoryStorage
 from memory_core.tokenizer import tokenize
 
@@ -48,6 +54,7 @@ __all__ = [
     "BeliefStatus",
     "BeliefType",
     "Clock",
+    "Composition",
     "ConfigurationError",
     "ConflictError",
     "Event",
@@ -56,6 +63,9 @@ __all__ = [
     "FormationStateStore",
     "IdFactory",
     "InMemoryStorage",
+    "MaintenanceReport",
+    "MaintenanceWorker",
+    "MemoryAPI",
     "MemoryCoreError",
     "MemoryStore",
     "NotFoundError",
@@ -68,7 +78,9 @@ __all__ = [
     "RunError",
     "SequentialIdFactory",
     "Session",
+    "SessionClosure",
     "SessionMetadata",
+    "SessionService",
     "SessionStore",
     "Storage",
     "StorageUnavailableError",
@@ -76,6 +88,7 @@ __all__ = [
     "TraceStore",
     "Trust",
     "UsageError",
+    "build",
     "short_id",
     "tokenize",
 ]

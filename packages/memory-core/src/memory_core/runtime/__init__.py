@@ -1,1 +1,102 @@
-"""A minimal agent runtime: just enough agent to exercise memory honestly."""
+"""A minimal agent runtime: just enough agent to exercise memory honestly.
+
+* ``Model`` port with ``ScriptedModel`` (tests, the deterministic benchmark) and
+  ``OpenAICompatibleModel`` (any chat-completions server);
+* ``ContextBuilder`` over the context plan (``plan.yaml``): a cached prefix whose digest is
+  stable for a session, a body that yields recall before it trims the fixed parts (never);
+* ``RunService.submit(prompt, session_id) -> Run`` within ``RunLimits``, ending in a final
+  message or a typed ``RunStatus``;
+* ``PolicyProfile``: the named runtime policy whose compiled version every run records;
+* ``WorkingState``: facts the agent established, with their source events;
+* the ``memory.remember`` and ``memory.recall_episodes`` tools.
+"""
+
+from memory_core.runtime.context import (
+    BuiltContext,
+    ContextBuilder,
+    ContextOverflowError,
+    ContextPlan,
+    load_context_plan,
+    prefix_digest,
+)
+from memory_core.runtime.model import (
+    Message,
+    Model,
+    ModelError,
+    ModelResponse,
+    PermanentModelError,
+    ScriptExhaustedError,
+    ToolCall,
+    ToolSpec,
+    TransientModelError,
+    Usage,
+)
+from memory_core.runtime.openai_compat import OpenAICompatibleModel
+from memory_core.runtime.policy_profile import (
+    SHIPPED_POLICY_PROFILES,
+    ModelPolicy,
+    PolicyProfile,
+    RunLimits,
+    load_policy_profile,
+)
+from memory_core.runtime.pricing import PriceCatalog
+from memory_core.runtime.run import CompletionHook, Recaller, Run, RunService, RunStatus
+from memory_core.runtime.scripted import (
+    FakeModelScript,
+    ScriptedCall,
+    ScriptedModel,
+    ScriptedTurn,
+)
+from memory_core.runtime.tools import (
+    KNOWN_TOOLS,
+    RECALL_EPISODES_TOOL,
+    REMEMBER_TOOL,
+    ToolContext,
+    ToolExecutor,
+    ToolResult,
+)
+from memory_core.runtime.working_state import Fact, WorkingState, WorkingStateService
+
+__all__ = [
+    "KNOWN_TOOLS",
+    "RECALL_EPISODES_TOOL",
+    "REMEMBER_TOOL",
+    "SHIPPED_POLICY_PROFILES",
+    "BuiltContext",
+    "CompletionHook",
+    "ContextBuilder",
+    "ContextOverflowError",
+    "ContextPlan",
+    "Fact",
+    "FakeModelScript",
+    "Message",
+    "Model",
+    "ModelError",
+    "ModelPolicy",
+    "ModelResponse",
+    "OpenAICompatibleModel",
+    "PermanentModelError",
+    "PolicyProfile",
+    "PriceCatalog",
+    "Recaller",
+    "Run",
+    "RunLimits",
+    "RunService",
+    "RunStatus",
+    "ScriptExhaustedError",
+    "ScriptedCall",
+    "ScriptedModel",
+    "ScriptedTurn",
+    "ToolCall",
+    "ToolContext",
+    "ToolExecutor",
+    "ToolResult",
+    "ToolSpec",
+    "TransientModelError",
+    "Usage",
+    "WorkingState",
+    "WorkingStateService",
+    "load_context_plan",
+    "load_policy_profile",
+    "prefix_digest",
+]

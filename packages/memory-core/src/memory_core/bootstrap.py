@@ -1,0 +1,387 @@
+"""The composition root: ``build(...)`` wires storage, formation, retrieval and the runtime.
+
+Every caller enters here: the benchmark's deterministic arm, the CLI and downstream agents::
+
+    from memory_core import bootstrap
+
+    app = bootstrap.build()                                   # in-memory storage, wall clock
+    session = app.sessions.create(metadata={"project_scope": "orbit-app"})
+    app.sessions.record_user_message(session.id, "I live in Portland.")
+    app.sessions.close(session.id)                            # formation at the session's scope
+
+``build(storage="postgres")`` resolves the backend through the entry-point group
+``memory_core.storage`` (installed by ``memory-store-pg``); the entry point is a callable
+``(database_url: str | None) -> Storage`` and the URL comes from ``database_url`` or the
+``MEMORY_DATABASE_URL`` environment variable. ``fixed_clock_at`` and ``sequential_ids=True``
+make everything the composition writes reproducible byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import Any
+
+from memory_core.clock import Clock, FixedClock, SystemClock, require_aware
+from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, RecallTrace
+from memory_core.errors import NotFoundError, StorageUnavailableError, UsageError
+from memory_core.formation import ConsolidationResult, Extractor, GovernedMemoryService
+from memory_core.ids import IdFactory, RandomIdFactory, SequentialIdFactory
+from memory_core.maintenance import MaintenanceWorker
+from memory_core.ports import EventLog, Storage
+from memory_core.profiles import MemoryProfiles, load_profiles
+from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult
+from memory_core.runtime.context import ContextBuilder, ContextPlan, load_context_plan
+from memory_core.runtime.events import EventWriter
+from memory_core.runtime.model import Model
+from memory_core.runtime.policy_profile import PolicyProfile, RunLimits, load_policy_profile
+from memory_core.runtime.run import CompletionHook, RunService
+from memory_core.runtime.scripted import FakeModelScript, ScriptedModel
+from memory_core.runtime.tools import ToolExecutor
+from memory_core.sessions import SessionService
+from memory_core.stores.memory import InMemoryStorage
+
+STORAGE_ENTRY_POINT_GROUP = "memory_core.storage"
+"""Entry-point group storage backends register under (name -> ``(database_url) -> Storage``)."""
+DATABASE_URL_ENV = "MEMORY_DATABASE_URL"
+"""Environment variable a backend's database URL is read from when none is passed."""
+DEFAULT_PRINCIPAL = Principal("default", "default")
+"""The principal of a composition built without one."""
+
+_BACKEND_PACKAGES = {"postgres": "memory-store-pg"}
+
+StorageFactory = Callable[[str | None], Storage]
+
+
+def _storage_entry_points(name: str) -> list[EntryPoint]:
+    """Installed entry points named ``name`` in the storage group, in a stable order."""
+    found = entry_points(group=STORAGE_ENTRY_POINT_GROUP, name=name)
+    return sorted(found, key=lambda ep: (ep.value, ep.name))
+
+
+def resolve_storage(name: str, database_url: str | None = None) -> Storage:
+    """Build the named storage tier: ``"memory"`` or a backend from the entry-point group.
+
+    Raises:
+        UsageError: ``database_url`` was passed for the in-memory tier, or the name is empty.
+        StorageUnavailableError: no installed package provides the backend, or it failed to load.
+    """
+    if not name:
+        raise UsageError("storage must name a backend, e.g. 'memory' or 'postgres'")
+    if name == "memory":
+        if database_url is not None:
+            raise UsageError("database_url applies to storage='postgres', not 'memory'")
+        return InMemoryStorage()
+    package = _BACKEND_PACKAGES.get(name, f"the package providing storage backend {name!r}")
+    found = _storage_entry_points(name)
+    if not found:
+        raise StorageUnavailableError(
+            f"storage backend {name!r} is not installed: install {package} "
+            f"(e.g. `pip install {package}`), which registers it under the "
+            f"{STORAGE_ENTRY_POINT_GROUP!r} entry-point group"
+        )
+    try:
+        factory: StorageFactory = found[0].load()
+    except ImportError as exc:
+        raise StorageUnavailableError(
+            f"storage backend {name!r} is installed but failed to import ({exc}); "
+            f"reinstall {package}"
+        ) from exc
+    return factory(database_url or os.environ.get(DATABASE_URL_ENV))
+
+
+class MemoryAPI:
+    """The memory surface of a composition: governed formation plus recall and traces.
+
+    Formation calls (``run``, ``remember``, ``reject``, ``replay``, ``list_memories``) go to the
+    ``GovernedMemoryService``; ``recall`` and ``get_recall_trace`` to the retriever and trace
+    store. The underlying objects are ``service`` and ``retriever``.
+    """
+
+    def __init__(
+        self,
+        *,
+        service: GovernedMemoryService,
+        retriever: MemoryRetriever,
+        storage: Storage,
+        principal: Principal,
+    ) -> None:
+        self.service = service
+        self.retriever = retriever
+        self._storage = storage
+        self._principal = principal
+
+    @property
+    def principal(self) -> Principal:
+        """The composition's default principal."""
+        return self._principal
+
+    def run(
+        self, trigger: str, scope: str, session_id: str, *, principal: Principal | None = None
+    ) -> ConsolidationResult:
+        """Consolidate a session's unprocessed user messages at ``scope``.
+
+        ``scope`` is ``general`` or ``project:<name>`` (``scope_for_project(name)``); portable
+        beliefs form at ``user`` scope whatever it is. See ``GovernedMemoryService.run``.
+        """
+        return self.service.run(trigger, scope, session_id, principal=principal)
+
+    def remember(
+        self,
+        statement: str,
+        *,
+        session_id: str,
+        source_event_id: str,
+        principal: Principal | None = None,
+    ) -> ConsolidationResult:
+        """Form a statement the user asked to keep through the governed path."""
+        return self.service.remember(
+            statement,
+            session_id=session_id,
+            source_event_id=source_event_id,
+            principal=principal,
+        )
+
+    def reject(
+        self, belief_id: str, *, reason: str | None = None, principal: Principal | None = None
+    ) -> Belief:
+        """Reject a belief durably; formation never brings it back."""
+        return self.service.reject(belief_id, reason=reason, principal=principal)
+
+    def replay(self, session_id: str, *, principal: Principal | None = None) -> ConsolidationResult:
+        """Re-consolidate a session from watermark 0, re-applying rejections."""
+        return self.service.replay(session_id, principal=principal)
+
+    def list_memories(
+        self,
+        statuses: frozenset[BeliefStatus] | None = None,
+        principal: Principal | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs (optionally of some statuses), in store order."""
+        return self.service.list_memories(statuses=statuses, principal=principal)
+
+    def recall(
+        self,
+        text: str | None = None,
+        *,
+        moment: RecallMoment = "in_turn",
+        session_id: str | None = None,
+        project_scope: str | None = None,
+        principal: Principal | None = None,
+        max_items: int | None = None,
+        max_tokens: int | None = None,
+        request: RecallRequest | None = None,
+    ) -> RecallResult:
+        """Recall beliefs and return the rendered block and its trace.
+
+        Pass a full ``RecallRequest`` as ``request``, or the common fields. With ``session_id``
+        the session's project scope applies (naming a different ``project_scope`` is refused).
+
+        Raises:
+            UsageError: ``request`` was combined with other fields, or the scopes disagree.
+            NotFoundError: ``session_id`` names no session of the principal.
+        """
+        if request is not None:
+            if text is not None or session_id is not None or project_scope is not None:
+                raise UsageError("pass either request= or the individual recall fields, not both")
+            return self.retriever.recall(request)
+        who = principal or self._principal
+        scope = project_scope
+        if session_id is not None:
+            session = self._storage.sessions.get(who, session_id)
+            if session is None:
+                raise NotFoundError(f"session {session_id} does not exist for this principal")
+            session_scope = session.metadata.project_scope
+            if scope is not None and scope != session_scope:
+                raise UsageError(
+                    f"project_scope {scope!r} differs from session {session_id}'s "
+                    f"{session_scope!r}; omit project_scope to use the session's"
+                )
+            scope = session_scope
+        return self.retriever.recall(
+            RecallRequest(
+                principal=who,
+                moment=moment,
+                text=text,
+                project_scope=scope,
+                session_id=session_id,
+                max_items=max_items,
+                max_tokens=max_tokens,
+            )
+        )
+
+    def get_recall_trace(self, trace_id: str, principal: Principal | None = None) -> RecallTrace:
+        """Return a recall trace of the principal.
+
+        Raises:
+            NotFoundError: no such trace for the principal.
+        """
+        who = principal or self._principal
+        trace = self._storage.traces.get(who, trace_id)
+        if trace is None:
+            raise NotFoundError(f"recall trace {trace_id} does not exist for this principal")
+        return trace
+
+
+@dataclass(frozen=True, kw_only=True)
+class Composition:
+    """Everything ``build`` wired, sharing one storage tier, clock and id factory."""
+
+    storage: Storage
+    clock: Clock
+    ids: IdFactory
+    principal: Principal
+    profiles: MemoryProfiles
+    plan: ContextPlan
+    policy_profile: PolicyProfile
+    model: Model | None
+    sessions: SessionService
+    runs: RunService
+    memory: MemoryAPI
+
+    @property
+    def events(self) -> EventLog:
+        """The event log."""
+        return self.storage.events
+
+    def maintenance_factory(self) -> MaintenanceWorker:
+        """A new ``MaintenanceWorker`` over this composition (call ``run_once()`` on it)."""
+        return MaintenanceWorker(storage=self.storage, clock=self.clock, sessions=self.sessions)
+
+    def advance(self, seconds: float) -> datetime:
+        """Move a fixed clock forward and return the new instant.
+
+        Raises:
+            UsageError: the composition runs on the wall clock (build without fixed_clock_at).
+        """
+        if not isinstance(self.clock, FixedClock):
+            raise UsageError("advance() needs a fixed clock; build with fixed_clock_at=...")
+        return self.clock.advance(seconds)
+
+    def close(self) -> None:
+        """Release the storage tier's connections."""
+        self.storage.close()
+
+
+def build(
+    *,
+    storage: str | Storage = "memory",
+    database_url: str | None = None,
+    script: FakeModelScript | None = None,
+    model: Model | None = None,
+    principal: Principal | None = None,
+    fixed_clock_at: datetime | None = None,
+    sequential_ids: bool = False,
+    profile_overlay: Path | str | Mapping[str, Any] | None = None,
+    limits: RunLimits | None = None,
+    enabled_tools: Sequence[str] | None = None,
+    policy_profile: PolicyProfile | str | Path | None = None,
+    context_plan_overlay: Path | str | Mapping[str, Any] | None = None,
+    extractor: Extractor | None = None,
+    completion_hooks: Sequence[CompletionHook] = (),
+) -> Composition:
+    """Build a composition: the one entry point for the bench, the CLI and downstream agents.
+
+    Args:
+        storage: ``"memory"`` (default), a backend name resolved through the
+            ``memory_core.storage`` entry-point group (``"postgres"``), or a ``Storage``.
+        database_url: URL for a database backend (else ``MEMORY_DATABASE_URL``).
+        script: Answer runs with a ``ScriptedModel`` over this script.
+        model: Answer runs with this model (exclusive with ``script``). Without either, memory
+            works but ``runs.submit`` refuses to run.
+        principal: The default principal of every call that names none.
+        fixed_clock_at: Run on a ``FixedClock`` starting here (timezone-aware).
+        sequential_ids: Use ``SequentialIdFactory`` instead of random UUIDs.
+        profile_overlay: A memory-profile overlay (YAML path or mapping) over the shipped one.
+        limits: Run limits replacing the policy profile's.
+        enabled_tools: Tools replacing the policy profile's (``memory.remember``,
+            ``memory.recall_episodes``).
+        policy_profile: A shipped profile name, a YAML path or a ``PolicyProfile``; its
+            compiled version (after ``limits``/``enabled_tools``) is recorded on every run.
+        context_plan_overlay: An overlay over the shipped context plan (``plan.yaml``).
+        extractor: The formation extractor (formation's deterministic one when ``None``).
+        completion_hooks: Callables run after every run completes.
+
+    Raises:
+        UsageError: conflicting or invalid arguments (both script and model, a naive
+            ``fixed_clock_at``, an unknown tool or profile key).
+        StorageUnavailableError: the named storage backend is not installed.
+    """
+    if script is not None and model is not None:
+        raise UsageError("pass script= or model=, not both")
+    clock: Clock = (
+        FixedClock(require_aware(fixed_clock_at, "fixed_clock_at"))
+        if fixed_clock_at is not None
+        else SystemClock()
+    )
+    ids: IdFactory = SequentialIdFactory() if sequential_ids else RandomIdFactory()
+    who = principal or DEFAULT_PRINCIPAL
+    profiles = load_profiles(profile_overlay)
+    plan = load_context_plan(context_plan_overlay)
+    policy = load_policy_profile(policy_profile).with_overrides(
+        limits=limits, enabled_tools=enabled_tools
+    )
+    chosen_model: Model | None = ScriptedModel(script) if script is not None else model
+
+    if isinstance(storage, str):
+        tier = resolve_storage(storage, database_url)
+    else:
+        if database_url is not None:
+            raise UsageError("database_url applies to a named backend, not a Storage instance")
+        tier = storage
+
+    service = GovernedMemoryService(
+        storage=tier,
+        clock=clock,
+        ids=ids,
+        principal=who,
+        profiles=profiles,
+        extractor=extractor,
+    )
+    retriever = MemoryRetriever(
+        memories=tier.memories, traces=tier.traces, clock=clock, ids=ids, profiles=profiles
+    )
+    writer = EventWriter(events=tier.events, clock=clock, ids=ids)
+    sessions = SessionService(
+        storage=tier,
+        clock=clock,
+        ids=ids,
+        writer=writer,
+        recaller=retriever,
+        consolidator=service,
+        profiles=profiles,
+        snapshot_budget=plan.snapshot,
+        principal=who,
+    )
+    tools = ToolExecutor(events=tier.events, rememberer=service, enabled_tools=policy.enabled_tools)
+    runs = RunService(
+        storage=tier,
+        clock=clock,
+        ids=ids,
+        writer=writer,
+        recaller=retriever,
+        model=chosen_model,
+        tools=tools,
+        context=ContextBuilder(plan, reserved_output_tokens=policy.model.max_output_tokens),
+        policy=policy,
+        principal=who,
+        completion_hooks=completion_hooks,
+    )
+    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=who)
+    return Composition(
+        storage=tier,
+        clock=clock,
+        ids=ids,
+        principal=who,
+        profiles=profiles,
+        plan=plan,
+        policy_profile=policy,
+        model=chosen_model,
+        sessions=sessions,
+        runs=runs,
+        memory=memory,
+    )

@@ -1,0 +1,115 @@
+"""Working state: the facts an agent established in a session, each with its provenance.
+
+A ``Fact`` is one of the agent's own conclusions in the session ("The user's flight is on
+Friday."), carrying ``source_event_ids``: the events it rests on. The working state is stored
+as ``working_state.updated`` events (the whole state each time, so the last one is current);
+formation's established-facts pass reads the last update in its window and admits only facts
+whose every source is a trusted user event of the owning principal. The runtime records facts
+as given; it is formation, not this module, that decides what may become a belief.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from memory_core.domain import JsonValue, Principal, Trust
+from memory_core.errors import UsageError
+from memory_core.ports import EventLog
+from memory_core.runtime.events import WORKING_STATE_UPDATED, EventWriter
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fact:
+    """A fact the agent established, with the ids of the events it rests on."""
+
+    statement: str
+    source_event_ids: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.statement.strip():
+            raise UsageError("a working-state fact needs a non-empty statement")
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkingState:
+    """The established facts of one session, in the order they were established."""
+
+    session_id: str
+    facts: tuple[Fact, ...] = ()
+
+    def with_fact(self, statement: str, source_event_ids: Sequence[str]) -> WorkingState:
+        """Return the state with the fact added; restating a fact unions its provenance."""
+        statement = statement.strip()
+        sources = tuple(dict.fromkeys(source_event_ids))
+        facts = list(self.facts)
+        for index, fact in enumerate(facts):
+            if fact.statement == statement:
+                merged = tuple(dict.fromkeys((*fact.source_event_ids, *sources)))
+                facts[index] = Fact(statement=statement, source_event_ids=merged)
+                break
+        else:
+            facts.append(Fact(statement=statement, source_event_ids=sources))
+        return WorkingState(session_id=self.session_id, facts=tuple(facts))
+
+    def to_payload(self) -> dict[str, JsonValue]:
+        """The ``working_state.updated`` event payload."""
+        return {
+            "facts": [
+                {"statement": f.statement, "source_event_ids": list(f.source_event_ids)}
+                for f in self.facts
+            ]
+        }
+
+    @classmethod
+    def from_payload(cls, session_id: str, payload: Mapping[str, JsonValue]) -> WorkingState:
+        """Rebuild a state from a ``working_state.updated`` payload."""
+        raw = payload.get("facts", [])
+        if not isinstance(raw, list):
+            raise UsageError("a working_state.updated payload needs a 'facts' list")
+        facts = tuple(
+            Fact(
+                statement=str(item["statement"]),
+                source_event_ids=tuple(str(s) for s in item.get("source_event_ids", [])),
+            )
+            for item in raw
+        )
+        return cls(session_id=session_id, facts=facts)
+
+
+class WorkingStateService:
+    """Reads and extends a session's working state through the event log."""
+
+    def __init__(self, *, events: EventLog, writer: EventWriter) -> None:
+        self._events = events
+        self._writer = writer
+
+    def get(self, principal: Principal, session_id: str) -> WorkingState:
+        """The session's current working state (empty when nothing was established)."""
+        latest: WorkingState | None = None
+        for event in self._events.read_session(principal, session_id):
+            if event.event_type == WORKING_STATE_UPDATED:
+                latest = WorkingState.from_payload(session_id, event.payload)
+        return latest or WorkingState(session_id=session_id)
+
+    def establish(
+        self,
+        principal: Principal,
+        session_id: str,
+        statement: str,
+        source_event_ids: Sequence[str],
+        *,
+        run_id: str | None = None,
+    ) -> WorkingState:
+        """Add a fact to the session's working state and record the new state."""
+        state = self.get(principal, session_id).with_fact(statement, source_event_ids)
+        self._writer.append(
+            WORKING_STATE_UPDATED,
+            principal=principal,
+            session_id=session_id,
+            run_id=run_id,
+            actor="agent",
+            trust=Trust.SYSTEM,
+            payload=state.to_payload(),
+        )
+        return state

@@ -1,0 +1,177 @@
+"""bootstrap.build: defaults, storage resolution, deterministic knobs, overlays, policies."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_core import (
+    FixedClock,
+    InMemoryStorage,
+    Principal,
+    RandomIdFactory,
+    SequentialIdFactory,
+    Storage,
+    SystemClock,
+    bootstrap,
+)
+from memory_core.bootstrap import DEFAULT_PRINCIPAL, build
+from memory_core.errors import (
+    ConfigurationError,
+    NotFoundError,
+    StorageUnavailableError,
+    UsageError,
+)
+from memory_core.runtime import (
+    RECALL_EPISODES_TOOL,
+    SHIPPED_POLICY_PROFILES,
+    FakeModelScript,
+    RunLimits,
+    ScriptedModel,
+    ScriptedTurn,
+)
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def test_defaults_are_in_memory_wall_clock_random_ids_and_the_default_policy() -> None:
+    app = build()
+    assert isinstance(app.storage, InMemoryStorage)
+    assert isinstance(app.clock, SystemClock)
+    assert isinstance(app.ids, RandomIdFactory)
+    assert app.principal == DEFAULT_PRINCIPAL
+    assert app.policy_profile == SHIPPED_POLICY_PROFILES["default"]
+    assert app.model is None
+    assert app.events is app.storage.events
+    with pytest.raises(UsageError, match="fixed clock"):
+        app.advance(1)
+
+
+def test_deterministic_knobs_select_fixed_clock_and_sequential_ids() -> None:
+    app = build(
+        fixed_clock_at=T0,
+        sequential_ids=True,
+        script=FakeModelScript(turns=[ScriptedTurn(text="x")]),
+    )
+    assert isinstance(app.clock, FixedClock)
+    assert isinstance(app.ids, SequentialIdFactory)
+    assert isinstance(app.model, ScriptedModel)
+    assert app.advance(60) == datetime(2026, 3, 2, 9, 1, tzinfo=UTC)
+    with pytest.raises(UsageError, match="timezone-aware"):
+        build(fixed_clock_at=datetime(2026, 3, 2, 9, 0))
+    with pytest.raises(UsageError, match="not both"):
+        build(script=FakeModelScript(turns=[ScriptedTurn(text="x")]), model=app.model)
+
+
+def test_a_missing_storage_backend_names_the_package_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bootstrap, "_storage_entry_points", lambda name: [])
+    with pytest.raises(StorageUnavailableError, match="memory-store-pg"):
+        build(storage="postgres")
+    with pytest.raises(StorageUnavailableError, match="'oracle'"):
+        build(storage="oracle")
+    with pytest.raises(UsageError, match="database_url"):
+        build(storage="memory", database_url="postgresql://127.0.0.1/x")
+
+
+def test_a_storage_backend_resolves_through_the_entry_point_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    received: list[str | None] = []
+    tier = InMemoryStorage()
+
+    def factory(url: str | None) -> Storage:
+        received.append(url)
+        return tier
+
+    class FakeEntryPoint:
+        name = "postgres"
+        value = "fake:factory"
+
+        def load(self) -> Any:
+            return factory
+
+    seen_names: list[str] = []
+
+    def entry_points(name: str) -> list[EntryPoint]:
+        seen_names.append(name)
+        return [FakeEntryPoint()]  # type: ignore[list-item]
+
+    monkeypatch.setattr(bootstrap, "_storage_entry_points", entry_points)
+    monkeypatch.setenv("MEMORY_DATABASE_URL", "postgresql://127.0.0.1/from-env")
+    assert build(storage="postgres").storage is tier
+    assert build(storage="postgres", database_url="postgresql://127.0.0.1/arg").storage is tier
+    assert seen_names == ["postgres", "postgres"]
+    assert received == ["postgresql://127.0.0.1/from-env", "postgresql://127.0.0.1/arg"]
+    assert bootstrap.STORAGE_ENTRY_POINT_GROUP == "memory_core.storage"
+
+
+def test_profile_overlay_reaches_formation_and_retrieval(tmp_path: Path) -> None:
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("retrieval:\n  in_turn:\n    max_items: 1\n")
+    app = build(profile_overlay=overlay, fixed_clock_at=T0, sequential_ids=True)
+    assert app.profiles.retrieval.in_turn.max_items == 1
+    assert app.memory.retriever.profiles.retrieval.in_turn.max_items == 1
+    session = app.sessions.create()
+    for text in ("I live in Seattle.", "I work at Acme Labs.", "I prefer concise answers."):
+        app.sessions.record_user_message(session.id, text)
+    app.sessions.close(session.id)
+    result = app.memory.recall("Where do I live and where do I work?")
+    assert result.trace.returned_count == 1
+    with pytest.raises(ConfigurationError, match="unknown_knob"):
+        build(profile_overlay={"retrieval": {"unknown_knob": 1}})
+
+
+def test_policy_profile_limits_and_tools_compose_into_the_recorded_version(tmp_path: Path) -> None:
+    default = build()
+    assert (
+        default.runs.policy.compiled_version == SHIPPED_POLICY_PROFILES["default"].compiled_version
+    )
+    named = build(policy_profile="no-tools")
+    assert named.policy_profile.name == "no-tools"
+    overridden = build(limits=RunLimits(max_steps=2), enabled_tools=[RECALL_EPISODES_TOOL])
+    assert overridden.policy_profile.limits.max_steps == 2
+    assert overridden.policy_profile.enabled_tools == (RECALL_EPISODES_TOOL,)
+    assert overridden.policy_profile.compiled_version != default.policy_profile.compiled_version
+    with pytest.raises(ConfigurationError, match="unknown tools"):
+        build(enabled_tools=["shell.exec"])
+    with pytest.raises(ConfigurationError, match="neither a shipped profile"):
+        build(policy_profile="no-such-policy")
+
+
+def test_memory_api_recall_takes_the_session_scope_and_trace_lookups_are_scoped() -> None:
+    app = build(fixed_clock_at=T0, sequential_ids=True)
+    session = app.sessions.create(metadata={"project_scope": "veetbot"})
+    app.sessions.record_user_message(session.id, "We decided to deploy on Fridays.")
+    app.sessions.close(session.id)
+    later = app.sessions.create(metadata={"project_scope": "veetbot"})
+    result = app.memory.recall("When do we deploy?", session_id=later.id)
+    assert "deploy on Fridays" in result.block
+    assert app.memory.recall("When do we deploy?").block == ""
+    with pytest.raises(UsageError, match="differs"):
+        app.memory.recall("deploy", session_id=later.id, project_scope="orbit-app")
+    assert app.memory.get_recall_trace(result.trace.trace_id) == result.trace
+    with pytest.raises(NotFoundError):
+        app.memory.get_recall_trace(result.trace.trace_id, Principal("tenant-1", "mallory"))
+
+
+def test_maintenance_expires_operator_traces_and_closes_idle_sessions() -> None:
+    app = build(fixed_clock_at=T0, sequential_ids=True)
+    idle = app.sessions.create()
+    app.sessions.record_user_message(idle.id, "I live in Seattle.")
+    worker = app.maintenance_factory()
+    assert worker.run_once().sessions_closed == 0
+    app.advance(31 * 60)
+    report = worker.run_once()
+    assert (report.traces_expired, report.sessions_closed) == (0, 1)
+    assert not app.sessions.get(idle.id).is_open
+    assert any("Seattle" in b.statement for b in app.memory.list_memories())
+    app.advance(app.profiles.trace.operator_retention_days * 86400)
+    report = worker.run_once()
+    assert report.traces_expired == 1  # the idle session's snapshot trace
+    assert worker.run_once().traces_expired == 0

@@ -1,0 +1,121 @@
+"""Memory tools: episode search is principal-scoped, bounded and ranked; bad calls are results."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFactory, Trust
+from memory_core.runtime.events import EventWriter
+from memory_core.runtime.model import ToolCall
+from memory_core.runtime.tools import (
+    RECALL_EPISODES_TOOL,
+    REMEMBER_TOOL,
+    ToolContext,
+    ToolExecutor,
+    search_episodes,
+)
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _say(writer: EventWriter, who: Principal, session: str, text: str, *, user: bool = True) -> str:
+    event = writer.append(
+        "user.message.created" if user else "assistant.message.created",
+        principal=who,
+        session_id=session,
+        actor="user" if user else "assistant",
+        trust=Trust.USER if user else Trust.SYSTEM,
+        payload={"text": text},
+    )
+    return event.event_id
+
+
+def _setup(alice: Principal, bob: Principal) -> tuple[InMemoryStorage, EventWriter]:
+    storage = InMemoryStorage()
+    writer = EventWriter(events=storage.events, clock=FixedClock(T0), ids=SequentialIdFactory())
+    _say(writer, alice, "s1", "We booked the cabin at Lake Tahoe for July.")
+    _say(writer, alice, "s1", "The cabin has a sauna.", user=False)
+    _say(writer, alice, "s2", "Remind me about the Tahoe cabin deposit.")
+    _say(writer, bob, "b1", "My cabin is in Tahoe too.")
+    _say(writer, alice, "now", "What about the cabin?")
+    return storage, writer
+
+
+def _context(alice: Principal) -> ToolContext:
+    return ToolContext(principal=alice, session_id="now", run_id="r1", source_event_id="e1")
+
+
+def test_episode_search_ranks_matches_and_never_crosses_principals(
+    alice: Principal, bob: Principal
+) -> None:
+    storage, _ = _setup(alice, bob)
+    executor = ToolExecutor(
+        events=storage.events, rememberer=None, enabled_tools=[RECALL_EPISODES_TOOL]
+    )
+    call = ToolCall(id="c1", name=RECALL_EPISODES_TOOL, arguments={"query": "Tahoe cabin"})
+    result = executor.execute(call, _context(alice))
+    assert result.ok
+    found = json.loads(result.content)
+    texts = [e["text"] for e in found["episodes"]]
+    # two-term matches first (newest first among them), then the one-term match; bob's
+    # message and the current session's message never appear
+    assert texts == [
+        "Remind me about the Tahoe cabin deposit.",
+        "We booked the cabin at Lake Tahoe for July.",
+        "The cabin has a sauna.",
+    ]
+    assert [e["role"] for e in found["episodes"]] == ["user", "user", "assistant"]
+    assert found["pages_read"] == 1
+    assert found["more_unread"] is False
+
+
+def test_episode_search_reads_one_bounded_page(alice: Principal, bob: Principal) -> None:
+    storage, writer = _setup(alice, bob)
+    for i in range(5):
+        _say(writer, alice, "s3", f"filler message {i}")
+    _say(writer, alice, "s3", "The Tahoe cabin code is 4411.")
+    terms = frozenset({"tahoe"})
+    found, pages, more = search_episodes(
+        storage.events, alice, terms, exclude_session_id=None, limit=10, page_size=4
+    )
+    assert pages == 1
+    assert more is True
+    assert [e["text"] for e in found] == [
+        "Remind me about the Tahoe cabin deposit.",
+        "We booked the cabin at Lake Tahoe for July.",
+    ]
+    found, _, _ = search_episodes(
+        storage.events, alice, terms, exclude_session_id=None, limit=1, page_size=100
+    )
+    assert [e["text"] for e in found] == ["The Tahoe cabin code is 4411."]
+
+
+def test_bad_calls_become_error_results(alice: Principal, bob: Principal) -> None:
+    storage, _ = _setup(alice, bob)
+    only_search = ToolExecutor(
+        events=storage.events, rememberer=None, enabled_tools=[RECALL_EPISODES_TOOL]
+    )
+    cases = [
+        (ToolCall(id="a", name="shell.exec"), "unknown tool"),
+        (ToolCall(id="b", name=REMEMBER_TOOL, arguments={"statement": "x"}), "not enabled"),
+        (ToolCall(id="c", name=RECALL_EPISODES_TOOL, arguments={}), "needs a string"),
+        (ToolCall(id="d", name=RECALL_EPISODES_TOOL, arguments={"query": "the of"}), "no search"),
+        (
+            ToolCall(id="e", name=RECALL_EPISODES_TOOL, arguments={"query": "x", "limit": 0}),
+            "positive integer",
+        ),
+    ]
+    for call, message in cases:
+        result = only_search.execute(call, _context(alice))
+        assert not result.ok
+        assert message in json.loads(result.content)["error"]
+        assert result.call_id == call.id
+    assert only_search.specs()[0].name == RECALL_EPISODES_TOOL
+    both = ToolExecutor(
+        events=storage.events, rememberer=None, enabled_tools=[REMEMBER_TOOL, RECALL_EPISODES_TOOL]
+    )
+    empty = both.execute(
+        ToolCall(id="f", name=REMEMBER_TOOL, arguments={"statement": "  "}), _context(alice)
+    )
+    assert "non-empty" in json.loads(empty.content)["error"]
