@@ -68,7 +68,7 @@ GATES: tuple[Gate, ...] = (
         kind="case",
         milestone="foundation",
         title="the cached prefix is stable within a session",
-        implemented=False,
+        implemented=True,
     ),
     _spec(1, "bench_corpus_shape", "structural", "the corpus is shaped as declared", True),
     _spec(2, "bench_reproducible", "property", "the deterministic arm is reproducible", False),
