@@ -46,7 +46,7 @@ from memory_core import (
     UsageError,
 )
 from memory_core.domain import scope_for_project
-from memory_core.formation import USER_MESSAGE_EVENT, GovernedMemoryService
+from memory_core.formation import USER_MESSAGE_EVENT, Extractor, GovernedMemoryService
 from memory_core.profiles import MemoryProfiles, load_profiles
 
 CASE_FILE_NAME = "memory-formation.v2.json"
@@ -260,14 +260,24 @@ class _Outcome:
 
 
 def _run_case(
-    text: str, *, role: str, project_scope: str | None, profiles: MemoryProfiles
+    text: str,
+    *,
+    role: str,
+    project_scope: str | None,
+    profiles: MemoryProfiles,
+    extractor: Extractor | None = None,
 ) -> _Outcome:
     storage = InMemoryStorage()
     clock = FixedClock(_CASE_START)
     ids = SequentialIdFactory("formation-eval")
     principal = _EVAL_PRINCIPAL
     service = GovernedMemoryService(
-        storage=storage, clock=clock, ids=ids, principal=principal, profiles=profiles
+        storage=storage,
+        clock=clock,
+        ids=ids,
+        principal=principal,
+        profiles=profiles,
+        extractor=extractor,
     )
     session_id = "case-session"
     storage.sessions.create(
@@ -334,15 +344,29 @@ def _fabricated(formed: Sequence[FormedBelief], forbidden: Sequence[str]) -> int
 
 
 def evaluate_formation(
-    loaded: LoadedCases, *, profiles: MemoryProfiles | None = None
+    loaded: LoadedCases,
+    *,
+    profiles: MemoryProfiles | None = None,
+    extractor: Extractor | None = None,
 ) -> FormationReport:
-    """Run every case through deterministic formation and score it."""
+    """Run every case through formation and score it.
+
+    Args:
+        loaded: The case file.
+        profiles: Memory profiles (the shipped defaults when omitted).
+        extractor: The extractor every case's service uses (one instance shared across cases,
+            so its counters cover the whole run); the deterministic one when omitted.
+    """
     profile = profiles or load_profiles()
     rows: list[CaseRow] = []
     policy_version = ""
     for positive in loaded.cases.positive:
         outcome = _run_case(
-            positive.text, role="user", project_scope=positive.project_scope, profiles=profile
+            positive.text,
+            role="user",
+            project_scope=positive.project_scope,
+            profiles=profile,
+            extractor=extractor,
         )
         policy_version = outcome.policy_version
         matched, missed, unexpected = _pair(positive.expected, outcome.formed)
@@ -366,6 +390,7 @@ def evaluate_formation(
             role=negative.role,
             project_scope=negative.project_scope,
             profiles=profile,
+            extractor=extractor,
         )
         policy_version = outcome.policy_version
         rows.append(
