@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -46,7 +47,10 @@ class FixedClock:
 
     def advance(self, seconds: float) -> datetime:
         """Move the clock forward by ``seconds`` (never backwards) and return the new instant."""
-        if seconds < 0:
-            raise UsageError(f"FixedClock.advance needs seconds >= 0, got {seconds}")
+        if not math.isfinite(seconds) or seconds < 0:
+            raise UsageError(
+                f"FixedClock.advance needs a finite number of seconds >= 0, got {seconds}; "
+                "a fixed clock never moves backwards"
+            )
         self._now = self._now + timedelta(seconds=seconds)
         return self._now

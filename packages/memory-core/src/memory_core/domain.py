@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
+from memory_core.errors import UsageError
 from memory_core.ids import short_id
 
 JsonValue = Any
@@ -40,7 +41,10 @@ class Principal:
 
     def __post_init__(self) -> None:
         if not self.tenant_id or not self.principal_id:
-            raise ValueError("Principal needs a non-empty tenant_id and principal_id")
+            raise UsageError(
+                "Principal needs a non-empty tenant_id and principal_id, got "
+                f"tenant_id={self.tenant_id!r}, principal_id={self.principal_id!r}"
+            )
 
 
 class BeliefType(StrEnum):
@@ -105,7 +109,7 @@ class Trust(StrEnum):
 def validate_scope(scope: str) -> str:
     """Return ``scope`` if it is ``user``, ``general`` or ``project:<name>``, else raise."""
     if not _SCOPE.match(scope):
-        raise ValueError(
+        raise UsageError(
             f"invalid scope {scope!r}: expected 'user', 'general' or 'project:<name>' "
             "with a lowercase name of 2-64 characters"
         )
@@ -115,7 +119,7 @@ def validate_scope(scope: str) -> str:
 def project_scope_name(name: str) -> str:
     """Validate a bare project name (``orbit-app``) and return it."""
     if not _PROJECT.match(name):
-        raise ValueError(f"invalid project name {name!r}: expected ^[a-z][a-z0-9-]{{1,63}}$")
+        raise UsageError(f"invalid project name {name!r}: expected ^[a-z][a-z0-9-]{{1,63}}$")
     return name
 
 

@@ -7,7 +7,13 @@ It approximates PostgreSQL's ``to_tsvector('simple', ...)`` parser:
   ``a/b``, ``10:30``, ``me@example.com``);
 * an apostrophe splits (``don't`` -> ``don``, ``t``);
 * a hyphenated word is emitted whole and in parts (``e-mail`` -> ``e-mail``, ``e``, ``mail``);
+* a combining mark continues the word it follows (``नमस्ते`` and a decomposed ``café`` stay
+  whole), so a word in a script written with vowel signs is not shredded into letters;
 * text with no lexeme yields no token, and a query term with no lexeme matches nothing.
+
+A query term is matched the way PostgreSQL's ``plainto_tsquery`` matches it: all of the term's
+lexemes must be present (``e-mail`` needs ``e-mail``, ``e`` and ``mail``), and terms are then
+combined with OR (:func:`term_lexeme_groups`).
 
 The PostgreSQL parser divides a few shapes differently (a URL with a query string, a date);
 lexical recall is a ranking arm, so such edges change what the ranker is offered, never what a
@@ -17,6 +23,7 @@ principal may see.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 # A word is a run of letters or digits (underscore is a separator, as in PostgreSQL).
@@ -37,11 +44,33 @@ STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
 """Words a query former drops: function words and conversational filler."""
 
 
+_MARK_JOINED = "a"
+_MARK_SEPARATOR = " "
+
+
+def _shadow(lowered: str) -> str:
+    """Map ``lowered`` to a same-length string in which a combining mark that follows a word
+    character reads as a word character and any other combining mark reads as a separator."""
+    out: list[str] = []
+    in_word = False
+    for char in lowered:
+        if unicodedata.category(char).startswith("M"):
+            out.append(_MARK_JOINED if in_word else _MARK_SEPARATOR)
+        else:
+            out.append(char)
+            in_word = char.isalnum()
+    return "".join(out)
+
+
 def tokenize(text: str) -> list[str]:
     """Return the lexemes of ``text`` in order of appearance (duplicates kept)."""
     tokens: list[str] = []
-    for match in _RUN.finditer(text.lower()):
-        run = match.group(0)
+    lowered = text.lower()
+    # Runs are found on a shadow of the text (same length) so combining marks join their word;
+    # the lexemes themselves are cut from the lowered text.
+    shadow = lowered if lowered.isascii() else _shadow(lowered)
+    for match in _RUN.finditer(shadow):
+        run = lowered[match.start() : match.end()]
         tokens.append(run)
         if "-" in run:
             tokens.extend(part for part in run.split("-") if part)
@@ -69,6 +98,21 @@ def term_lexemes(terms: Iterable[str]) -> frozenset[str]:
     for term in terms:
         out.update(tokenize(term))
     return frozenset(out)
+
+
+def term_lexeme_groups(terms: Iterable[str]) -> tuple[frozenset[str], ...]:
+    """Reduce each query term to the set of lexemes a record must hold to match that term.
+
+    This is ``plainto_tsquery`` per term: a record matches a term when it holds every one of the
+    term's lexemes, and matches the query when it matches any term. A term with no lexeme is
+    dropped (it matches nothing); duplicate groups are kept once, in first-seen order.
+    """
+    groups: dict[frozenset[str], None] = {}
+    for term in terms:
+        group = frozenset(tokenize(term))
+        if group:
+            groups.setdefault(group, None)
+    return tuple(groups)
 
 
 def estimate_tokens(text: str) -> int:

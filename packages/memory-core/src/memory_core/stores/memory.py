@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
+from memory_core.clock import require_aware
 from memory_core.domain import (
     LIVE_STATUSES,
     Belief,
@@ -26,7 +27,7 @@ from memory_core.domain import (
     Session,
 )
 from memory_core.errors import ConflictError, NotFoundError, UsageError
-from memory_core.tokenizer import lexemes, term_lexemes
+from memory_core.tokenizer import lexemes, term_lexeme_groups
 
 _Key = tuple[str, str]
 
@@ -38,6 +39,11 @@ def _key(principal: Principal) -> _Key:
 def normalize_subject(subject: str) -> str:
     """Case-folded, whitespace-collapsed subject used for subject-named matching."""
     return " ".join(subject.casefold().split())
+
+
+def _check_limit(limit: int, what: str) -> None:
+    if limit < 0:
+        raise UsageError(f"{what} limit must be >= 0, got {limit}; pass a row count of 0 or more")
 
 
 class InMemoryEventLog:
@@ -143,6 +149,8 @@ class InMemorySessionStore:
 
     def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
         """Open sessions idle since at or before the instant, oldest activity first."""
+        last_activity_before = require_aware(last_activity_before, "last_activity_before")
+        _check_limit(limit, "list_open_idle")
         with self._lock:
             idle = [
                 s
@@ -239,8 +247,11 @@ class InMemoryMemoryStore:
             else:
                 candidate_ids = set()
                 index = self._lexemes.get(key, {})
-                for lexeme in term_lexemes(query.terms):
-                    candidate_ids |= index.get(lexeme, set())
+                for group in term_lexeme_groups(query.terms):
+                    # One term matches a record holding all of its lexemes (plainto_tsquery);
+                    # intersect from the shortest posting list.
+                    postings = sorted((index.get(lx, set()) for lx in group), key=len)
+                    candidate_ids |= postings[0].intersection(*postings[1:])
                 subjects = self._subjects.get(key, {})
                 for subject in query.subjects:
                     candidate_ids |= subjects.get(normalize_subject(subject), set())
@@ -258,6 +269,8 @@ class InMemoryMemoryStore:
         self, principal: Principal, evidence_before: datetime, limit: int
     ) -> list[Belief]:
         """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+        evidence_before = require_aware(evidence_before, "evidence_before")
+        _check_limit(limit, "list_idle")
         with self._lock:
             rows = [
                 b
@@ -337,6 +350,8 @@ class InMemoryTraceStore:
 
     def expire_operator_fields(self, now: datetime, limit: int = 1000) -> int:
         """Null the operator tier of traces past their operator expiry; idempotent."""
+        now = require_aware(now, "now")
+        _check_limit(limit, "expire_operator_fields")
         with self._lock:
             due = sorted(
                 (
@@ -380,6 +395,8 @@ class InMemoryFormationStateStore:
 
     def set_watermark(self, principal: Principal, session_id: str, sequence: int) -> None:
         """Record the consolidated sequence."""
+        if sequence < 0:
+            raise UsageError(f"a watermark is an event sequence >= 0, got {sequence}")
         with self._lock:
             self._watermarks[(_key(principal), session_id)] = sequence
 
@@ -390,8 +407,11 @@ class InMemoryFormationStateStore:
             self._rejections[key].setdefault(rejection.belief_id, rejection)
 
     def rejections(self, principal: Principal) -> list[Rejection]:
-        """The principal's rejections, oldest first."""
-        return list(self._rejections.get(_key(principal), {}).values())
+        """The principal's rejections, oldest first (by ``rejected_at``, then belief id)."""
+        with self._lock:
+            rows = list(self._rejections.get(_key(principal), {}).values())
+        rows.sort(key=lambda r: (r.rejected_at, r.belief_id))
+        return rows
 
     def _state(self) -> Any:
         return (dict(self._watermarks), {k: dict(v) for k, v in self._rejections.items()})
@@ -417,11 +437,14 @@ class InMemoryStorage:
         self.traces = InMemoryTraceStore()
         self.formation = InMemoryFormationStateStore()
         self._lock = threading.RLock()
-        self._depth = 0
 
     @contextmanager
     def unit_of_work(self) -> Iterator[None]:
-        """Run a block atomically: an exception restores every adapter to its prior state."""
+        """Run a block atomically: an exception restores every adapter to its prior state.
+
+        Units of work nest like savepoints: an exception that leaves an inner unit undoes the
+        inner unit's writes only, so an outer unit that catches it keeps its own writes.
+        """
         adapters: tuple[_Restorable, ...] = (
             self.events,
             self.sessions,
@@ -430,18 +453,13 @@ class InMemoryStorage:
             self.formation,
         )
         with self._lock:
-            outermost = self._depth == 0
-            saved = [a._state() for a in adapters] if outermost else None
-            self._depth += 1
+            saved = [a._state() for a in adapters]
             try:
                 yield
             except BaseException:
-                if saved is not None:
-                    for adapter, state in zip(adapters, saved, strict=True):
-                        adapter._restore(state)
+                for adapter, state in zip(adapters, saved, strict=True):
+                    adapter._restore(state)
                 raise
-            finally:
-                self._depth -= 1
 
     def close(self) -> None:
         """Nothing to release."""
