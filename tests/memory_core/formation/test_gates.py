@@ -109,7 +109,10 @@ def test_every_belief_traces_to_a_trusted_user_event_of_its_principal(
                 assert source.trust is Trust.USER
                 assert source.event_type == "user.message.created"
                 assert source.principal == principal == belief.principal
-                assert source.session_id == belief.source_session_id
+                assert source.session_id is not None
+                assert harness.storage.sessions.get(principal, source.session_id) is not None
+            first = harness.storage.events.get(principal, belief.source_event_ids[0])
+            assert first is not None and first.session_id == belief.source_session_id
 
     user_texts = [
         e.payload["text"]
