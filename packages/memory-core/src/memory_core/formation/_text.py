@@ -3,8 +3,9 @@
 Sentences are split on terminal punctuation followed by whitespace (not inside tokens such as
 ``api.example.com`` or ``3.5``, not after common abbreviations, not before a lowercase word) and
 on line breaks. Clauses are split on semicolons and on a coordinating conjunction or comma that
-opens a clause with a new subject (``..., and I work at Acme``, ``..., and she ...``). Colons and dashes are not clause
-boundaries: a fact buried after one does not form, which keeps extraction conservative.
+opens a clause with a new subject (``..., and I work at Acme``, ``..., and she ...``). Colons
+and dashes are not clause boundaries: a fact buried after one does not form, which keeps
+extraction conservative.
 """
 
 from __future__ import annotations

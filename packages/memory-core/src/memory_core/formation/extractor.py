@@ -835,8 +835,8 @@ def _rule_preference(clause: str) -> list[_Proposal]:
 
 
 _USE = re.compile(
-    _I + r"(?P<verb>use|am\s+using|have\s+been\s+using|rely\s+on|switched\s+to|have\s+switched\s+to|code\s+in"
-    r"|program\s+in|write\s+code\s+in)\s+(?P<obj>.+)$",
+    _I + r"(?P<verb>use|am\s+using|have\s+been\s+using|rely\s+on|switched\s+to"
+    r"|have\s+switched\s+to|code\s+in|program\s+in|write\s+code\s+in)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
 
@@ -1219,9 +1219,7 @@ def _retraction(clause: str) -> list[_Proposal] | None:
             return []
         statement = collapse(f"User stopped {gerund} {obj}") + "."
         subject = head_phrase(obj) if obj else gerund
-        return [
-            _p(BeliefType.USER_MODEL_ATTR, subject, "", obj or gerund, negated=statement)
-        ]
+        return [_p(BeliefType.USER_MODEL_ATTR, subject, "", obj or gerund, negated=statement)]
     generic = _GENERIC_RETRACTION.match(clause)
     if generic is None:
         return [] if any(p.match(clause) for p, _ in _RETRACTIONS) else None
