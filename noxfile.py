@@ -35,3 +35,11 @@ def gates(session: nox.Session) -> None:
     """Run the gate-marked tests and print the gate table with each gate's status."""
     _sync(session)
     session.run("pytest", "-m", "gate", "--gate-report", "-q", *session.posargs)
+
+
+@nox.session
+def bench_deterministic(session: nox.Session) -> None:
+    """The benchmark's deterministic arm against the checked-in baseline (exit 1 on drift or
+    regression); extra arguments pass to ``agent eval memory-benchmark``."""
+    _sync(session)
+    session.run("agent", "eval", "memory-benchmark", "--deterministic-only", *session.posargs)

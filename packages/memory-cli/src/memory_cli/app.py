@@ -18,7 +18,12 @@ from memory_core.errors import UsageError
 
 USAGE_EXIT = 2
 
-COMMAND_MODULES: tuple[str, ...] = ("memory_cli.gates", "memory_cli.eval_formation")
+COMMAND_MODULES: tuple[str, ...] = (
+    "memory_cli.gates",
+    "memory_cli.eval_benchmark",
+    "memory_cli.eval_formation",
+    "memory_cli.db",
+)
 """Modules whose ``register(groups)`` adds their subcommands."""
 
 GROUPS: dict[str, str] = {

@@ -1,0 +1,511 @@
+"""The checked-in baseline, its exact comparison, and its write-once file handling.
+
+A baseline records what one deterministic run measured together with everything that makes
+two runs comparable: the benchmark version, the corpus digest, the formation, provider
+formation and retrieval policy versions, and the extractor name. It also carries the build
+reference and the recording instant, which are provenance and are never compared.
+
+Comparison sorts every difference into exactly one of five lists:
+
+``drift``
+    The runs are not comparable: a provenance field differs, or a structural count that is a
+    function of the corpus (scenarios, probes, expected beliefs, needed total, a category's
+    probe count or needed total, a distance bin's population, the set of probe or scenario
+    rows) differs. When anything drifted the other lists are left empty: counts of two
+    different corpora are not better or worse than each other.
+``regressions``
+    A higher-is-better count fell, a lower-is-better count rose (in the aggregate or in a
+    category's sums), a probe's ``needed_recalled`` fell or it lost a recalled label, or a
+    distance bin's ``formed`` or ``recalled`` fell.
+``improvements``
+    The mirror image; reported, never required.
+``shifts``
+    An attribution count (snapshot-only, in-turn-only, both) moved: where recall happened, not
+    how much of it.
+``changes``
+    Any other difference (a scenario row, a neutral count such as ``returned_*``); it is
+    neither better nor worse, but it still makes the baseline stale.
+
+``no_regression`` holds when there is no drift and no regression; ``current`` holds only when
+all five lists are empty, i.e. the run equals the baseline exactly.
+
+Errors::
+
+    UsageError (memory_core.errors)
+    └── BaselineError             the baseline file cannot be used
+        ├── BaselineExistsError   writing would replace an existing file (delete it first)
+        ├── BaselineNotFoundError the file does not exist
+        └── BaselineFormatError   the file is unreadable, not JSON, or not a baseline
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Final, Literal, TypeVar
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+
+from memory_bench.artifacts import ArtifactExistsError, write_new_text
+from memory_bench.metrics import (
+    CategoryMetrics,
+    DeterministicMetrics,
+    DeterministicRun,
+    DistanceBin,
+    FormationCounts,
+    ProbeCounts,
+    ProbeMetrics,
+    ScenarioMetrics,
+)
+from memory_core.clock import require_aware
+from memory_core.errors import UsageError
+
+BASELINE_SCHEMA_VERSION: Final = 1
+"""Version of the baseline file format."""
+
+HIGHER_IS_BETTER: Final[frozenset[str]] = frozenset(
+    {"supported", "needed_formed", "needed_recalled", "runs_completed"}
+)
+"""Counts whose fall is a regression."""
+
+LOWER_IS_BETTER: Final[frozenset[str]] = frozenset(
+    {
+        "fabricated",
+        "stale_live",
+        "noise_total",
+        "dropped_for_budget",
+        "dropped_for_ceiling",
+        "blocked_rendered",
+        "currency_violations",
+        "abstention_leaks",
+        "false_transfers",
+        "policy_failures",
+        "distinct_prefixes",
+        "max_distinct_prefixes_per_probe",
+        "other_forbidden_rendered",
+        "protected_rendered",
+    }
+)
+"""Counts whose rise is a regression. Beyond the spec's list this holds the two counts this
+implementation adds for the same hazards: ``other_forbidden_rendered`` (a forbidden statement
+rendered on a probe of another category) and ``protected_rendered`` (a protected fragment in a
+trace)."""
+
+ATTRIBUTION: Final[frozenset[str]] = frozenset(
+    {"recalled_snapshot_only", "recalled_in_turn_only", "recalled_both"}
+)
+"""Counts that partition ``needed_recalled`` by moment; a move is a shift."""
+
+STRUCTURAL: Final[frozenset[str]] = frozenset({"scenarios", "probes", "expected", "needed_total"})
+"""Counts that are a function of the corpus; a difference is drift."""
+
+_PROVENANCE: Final[tuple[str, ...]] = (
+    "benchmark_version",
+    "corpus_digest",
+    "formation_policy",
+    "provider_formation_policy",
+    "retrieval_policy",
+    "extractor",
+)
+
+
+class BaselineError(UsageError):
+    """A baseline file cannot be used; the message names the path and what to do."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+class BaselineExistsError(BaselineError):
+    """Refused to write over an existing baseline; re-recording deletes the file first."""
+
+
+class BaselineNotFoundError(BaselineError):
+    """The baseline file does not exist."""
+
+
+class BaselineFormatError(BaselineError):
+    """The baseline file is unreadable, is not JSON, or does not fit the baseline schema."""
+
+
+class Baseline(BaseModel):
+    """The recorded fixed point a deterministic run is compared against exactly.
+
+    One row per probe without trace identifiers, one formation row per scenario, and the
+    aggregate; counts only, no ratio and no belief statement.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: Literal[1] = 1
+    benchmark_version: str = Field(min_length=1)
+    corpus_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    formation_policy: str = Field(min_length=1)
+    provider_formation_policy: str = Field(min_length=1)
+    retrieval_policy: str = Field(min_length=1)
+    extractor: str = Field(min_length=1)
+    build_ref: str = Field(min_length=1)
+    recorded_at: AwareDatetime
+    metrics: DeterministicMetrics
+    scenarios: tuple[ScenarioMetrics, ...]
+    probes: tuple[ProbeMetrics, ...]
+
+    @classmethod
+    def from_run(cls, run: DeterministicRun, *, build_ref: str, recorded_at: datetime) -> Baseline:
+        """Record ``run`` as a baseline stamped with ``build_ref`` and ``recorded_at``."""
+        return cls(
+            benchmark_version=run.benchmark_version,
+            corpus_digest=run.corpus_digest,
+            formation_policy=run.formation_policy,
+            provider_formation_policy=run.provider_formation_policy,
+            retrieval_policy=run.retrieval_policy,
+            extractor=run.extractor,
+            build_ref=build_ref,
+            recorded_at=require_aware(recorded_at, "recorded_at"),
+            metrics=run.metrics,
+            scenarios=run.scenarios,
+            probes=run.probes,
+        )
+
+    def to_json(self) -> str:
+        """The file text: indented JSON in field order, with a trailing newline."""
+        return self.model_dump_json(indent=2) + "\n"
+
+
+class Difference(BaseModel):
+    """One compared value that differs: where, and the baseline and current values."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    baseline: int | str | None
+    current: int | str | None
+
+
+class BaselineComparison(BaseModel):
+    """The five-way sort of every difference between a baseline and a run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    drift: tuple[Difference, ...] = ()
+    regressions: tuple[Difference, ...] = ()
+    improvements: tuple[Difference, ...] = ()
+    shifts: tuple[Difference, ...] = ()
+    changes: tuple[Difference, ...] = ()
+
+    @property
+    def no_regression(self) -> bool:
+        """No drift and no regression: the guard a refactor must pass."""
+        return not self.drift and not self.regressions
+
+    @property
+    def current(self) -> bool:
+        """No difference at all: the run equals the baseline exactly."""
+        return not (
+            self.drift or self.regressions or self.improvements or self.shifts or self.changes
+        )
+
+
+@dataclass
+class _Sorter:
+    drift: list[Difference]
+    regressions: list[Difference]
+    improvements: list[Difference]
+    shifts: list[Difference]
+    changes: list[Difference]
+
+    def directional(self, key: str, field: str, old: int, new: int) -> None:
+        if old == new:
+            return
+        diff = Difference(key=key, baseline=old, current=new)
+        if field in STRUCTURAL:
+            self.drift.append(diff)
+        elif field in ATTRIBUTION:
+            self.shifts.append(diff)
+        elif field in HIGHER_IS_BETTER:
+            (self.improvements if new > old else self.regressions).append(diff)
+        elif field in LOWER_IS_BETTER:
+            (self.regressions if new > old else self.improvements).append(diff)
+        else:
+            self.changes.append(diff)
+
+    def neutral(self, key: str, old: int | str | None, new: int | str | None) -> None:
+        if old != new:
+            self.changes.append(Difference(key=key, baseline=old, current=new))
+
+    def counts(
+        self,
+        prefix: str,
+        old: FormationCounts | ProbeCounts,
+        new: FormationCounts | ProbeCounts,
+        *,
+        directional: bool,
+    ) -> None:
+        for field in type(old).model_fields:
+            before, after = getattr(old, field), getattr(new, field)
+            key = f"{prefix}.{field}"
+            if directional or field in STRUCTURAL:
+                self.directional(key, field, before, after)
+            else:
+                self.neutral(key, before, after)
+
+
+_Row = TypeVar("_Row", CategoryMetrics, ScenarioMetrics)
+
+
+def _keyed(rows: tuple[_Row, ...], key: str) -> dict[str, _Row]:
+    return {str(getattr(row, key)): row for row in rows}
+
+
+def _compare_distance(
+    sorter: _Sorter, prefix: str, old: tuple[DistanceBin, ...], new: tuple[DistanceBin, ...]
+) -> None:
+    before = {item.distance: item for item in old}
+    after = {item.distance: item for item in new}
+    for distance in sorted(before.keys() | after.keys()):
+        key = f"{prefix}.distance_{distance}"
+        a, b = before.get(distance), after.get(distance)
+        if a is None or b is None or a.needed != b.needed:
+            sorter.drift.append(
+                Difference(
+                    key=f"{key}.needed",
+                    baseline=None if a is None else a.needed,
+                    current=None if b is None else b.needed,
+                )
+            )
+            continue
+        for field in ("formed", "recalled"):
+            old_value, new_value = getattr(a, field), getattr(b, field)
+            if old_value != new_value:
+                diff = Difference(key=f"{key}.{field}", baseline=old_value, current=new_value)
+                (sorter.improvements if new_value > old_value else sorter.regressions).append(diff)
+
+
+def _compare_categories(
+    sorter: _Sorter, old: tuple[CategoryMetrics, ...], new: tuple[CategoryMetrics, ...]
+) -> None:
+    before, after = _keyed(old, "category"), _keyed(new, "category")
+    for category in sorted(before.keys() | after.keys()):
+        a, b = before.get(category), after.get(category)
+        key = f"category.{category}"
+        if a is None or b is None:
+            sorter.drift.append(
+                Difference(
+                    key=f"{key}.probes",
+                    baseline=None if a is None else a.probes,
+                    current=None if b is None else b.probes,
+                )
+            )
+            continue
+        sorter.directional(f"{key}.probes", "probes", a.probes, b.probes)
+        sorter.counts(key, a.counts, b.counts, directional=True)
+
+
+def _compare_probes(
+    sorter: _Sorter, old: tuple[ProbeMetrics, ...], new: tuple[ProbeMetrics, ...]
+) -> None:
+    before = {row.key: row for row in old}
+    after = {row.key: row for row in new}
+    for name in sorted(before.keys() | after.keys()):
+        a, b = before.get(name), after.get(name)
+        key = f"probe.{name}"
+        if a is None or b is None:
+            sorter.drift.append(
+                Difference(
+                    key=key,
+                    baseline=None if a is None else a.category,
+                    current=None if b is None else b.category,
+                )
+            )
+            continue
+        if a.category != b.category:
+            sorter.drift.append(
+                Difference(key=f"{key}.category", baseline=a.category, current=b.category)
+            )
+            continue
+        for field in type(a.counts).model_fields:
+            old_value, new_value = getattr(a.counts, field), getattr(b.counts, field)
+            if field == "needed_recalled" or field in STRUCTURAL:
+                sorter.directional(f"{key}.{field}", field, old_value, new_value)
+            else:
+                sorter.neutral(f"{key}.{field}", old_value, new_value)
+        lost = sorted(set(a.recalled_labels) - set(b.recalled_labels))
+        gained = sorted(set(b.recalled_labels) - set(a.recalled_labels))
+        for label in lost:
+            sorter.regressions.append(
+                Difference(key=f"{key}.recalled_label.{label}", baseline=label, current=None)
+            )
+        for label in gained:
+            sorter.improvements.append(
+                Difference(key=f"{key}.recalled_label.{label}", baseline=None, current=label)
+            )
+        lost_formed = sorted(set(a.formed_labels) - set(b.formed_labels))
+        gained_formed = sorted(set(b.formed_labels) - set(a.formed_labels))
+        for label in lost_formed:
+            sorter.changes.append(
+                Difference(key=f"{key}.formed_label.{label}", baseline=label, current=None)
+            )
+        for label in gained_formed:
+            sorter.changes.append(
+                Difference(key=f"{key}.formed_label.{label}", baseline=None, current=label)
+            )
+        _compare_bins_neutral(sorter, key, a.by_distance, b.by_distance)
+
+
+def _compare_bins_neutral(
+    sorter: _Sorter, prefix: str, old: tuple[DistanceBin, ...], new: tuple[DistanceBin, ...]
+) -> None:
+    before = {item.distance: item for item in old}
+    after = {item.distance: item for item in new}
+    for distance in sorted(before.keys() | after.keys()):
+        a, b = before.get(distance), after.get(distance)
+        for field in ("needed", "formed", "recalled"):
+            old_value = None if a is None else getattr(a, field)
+            new_value = None if b is None else getattr(b, field)
+            key = f"{prefix}.distance_{distance}.{field}"
+            if field == "needed" and old_value != new_value:
+                sorter.drift.append(Difference(key=key, baseline=old_value, current=new_value))
+            else:
+                sorter.neutral(key, old_value, new_value)
+
+
+def _compare_scenarios(
+    sorter: _Sorter, old: tuple[ScenarioMetrics, ...], new: tuple[ScenarioMetrics, ...]
+) -> None:
+    before, after = _keyed(old, "scenario_id"), _keyed(new, "scenario_id")
+    for name in sorted(before.keys() | after.keys()):
+        a, b = before.get(name), after.get(name)
+        key = f"scenario.{name}"
+        if a is None or b is None:
+            sorter.drift.append(
+                Difference(
+                    key=key,
+                    baseline=None if a is None else name,
+                    current=None if b is None else name,
+                )
+            )
+            continue
+        sorter.counts(key, a.formation, b.formation, directional=False)
+
+
+def compare_to_baseline(baseline: Baseline, run: DeterministicRun) -> BaselineComparison:
+    """Sort every difference between ``baseline`` and ``run`` (see the module docstring).
+
+    The build reference and the recording instant are never compared; the storage tier the
+    run used is provenance of the run and is not compared either.
+    """
+    sorter = _Sorter([], [], [], [], [])
+    for field in _PROVENANCE:
+        old, new = getattr(baseline, field), getattr(run, field)
+        if old != new:
+            sorter.drift.append(Difference(key=field, baseline=old, current=new))
+    a, b = baseline.metrics, run.metrics
+    sorter.directional("aggregate.scenarios", "scenarios", a.scenarios, b.scenarios)
+    sorter.directional("aggregate.probes", "probes", a.probes, b.probes)
+    sorter.counts("aggregate.formation", a.formation, b.formation, directional=True)
+    sorter.counts("aggregate.retrieval", a.retrieval, b.retrieval, directional=True)
+    sorter.directional(
+        "aggregate.max_distinct_prefixes_per_probe",
+        "max_distinct_prefixes_per_probe",
+        a.max_distinct_prefixes_per_probe,
+        b.max_distinct_prefixes_per_probe,
+    )
+    _compare_distance(sorter, "aggregate", a.by_distance, b.by_distance)
+    _compare_categories(sorter, a.by_category, b.by_category)
+    _compare_scenarios(sorter, baseline.scenarios, run.scenarios)
+    _compare_probes(sorter, baseline.probes, run.probes)
+    if sorter.drift:
+        return BaselineComparison(drift=tuple(sorter.drift))
+    return BaselineComparison(
+        regressions=tuple(sorter.regressions),
+        improvements=tuple(sorter.improvements),
+        shifts=tuple(sorter.shifts),
+        changes=tuple(sorter.changes),
+    )
+
+
+def write_baseline(baseline: Baseline, path: Path) -> Path:
+    """Write ``baseline`` to ``path`` atomically, refusing a path that already exists.
+
+    The text is written to a temporary file beside ``path`` and hard-linked into place (see
+    :func:`memory_bench.artifacts.write_new_text`), so the file appears complete or not at all
+    and an existing file is never replaced. Re-recording is an explicit delete followed by
+    this write.
+
+    Raises:
+        BaselineExistsError: ``path`` exists (or appeared while writing).
+        BaselineError: the file cannot be written.
+    """
+    path = Path(path)
+    try:
+        write_new_text(path, baseline.to_json())
+    except ArtifactExistsError as exc:
+        raise BaselineExistsError(
+            path,
+            "a baseline already exists here and is never overwritten; re-recording is an "
+            "explicit removal (git rm or rm) followed by a fresh --write-baseline",
+        ) from exc
+    except OSError as exc:
+        raise BaselineError(path, f"cannot write the baseline: {exc.strerror or exc}") from exc
+    return path
+
+
+def load_baseline(path: Path) -> Baseline:
+    """Read and validate a baseline file.
+
+    Raises:
+        BaselineNotFoundError: the file does not exist.
+        BaselineFormatError: it is unreadable, not JSON, or does not fit the schema.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise BaselineNotFoundError(
+            path,
+            "no baseline file here; record one with `agent eval memory-benchmark "
+            "--deterministic-only --write-baseline PATH` or pass --baseline",
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BaselineFormatError(path, f"cannot read the baseline: {exc.strerror}") from exc
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BaselineFormatError(
+            path, f"not JSON (line {exc.lineno} column {exc.colno}): {exc.msg}"
+        ) from exc
+    if not isinstance(document, Mapping):
+        raise BaselineFormatError(path, "a baseline is a JSON object")
+    try:
+        return Baseline.model_validate(document)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "<document>"
+        raise BaselineFormatError(
+            path,
+            f"not a memory-benchmark baseline: {where}: {first['msg']} "
+            f"({exc.error_count()} error(s)); re-record it rather than editing it by hand",
+        ) from exc
+
+
+__all__ = [
+    "ATTRIBUTION",
+    "BASELINE_SCHEMA_VERSION",
+    "HIGHER_IS_BETTER",
+    "LOWER_IS_BETTER",
+    "STRUCTURAL",
+    "Baseline",
+    "BaselineComparison",
+    "BaselineError",
+    "BaselineExistsError",
+    "BaselineFormatError",
+    "BaselineNotFoundError",
+    "Difference",
+    "compare_to_baseline",
+    "load_baseline",
+    "write_baseline",
+]

@@ -1,0 +1,315 @@
+"""The deterministic arm: drive a corpus through real formation and retrieval, score it.
+
+Per scenario the driver builds one composition and never leaves it::
+
+    script      = FakeModelScript(turns=[ScriptedTurn(text=PROBE_ACK_TEXT)],
+                                  on_exhausted="repeat_last")
+    composition = bootstrap.build(storage=..., script=script, principal=EVAL_PRINCIPAL,
+                                  fixed_clock_at=scenario.start_at, sequential_ids=True,
+                                  enabled_tools=PROBE_TOOLS, limits=PROBE_RUN_LIMITS,
+                                  policy_profile=PROBE_POLICY_PROFILE, extractor=...)
+
+    for session in scenario.sessions:
+        clock.advance(session.advance_seconds)
+        view = sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": ...})
+        for turn in session.turns:
+            clock.advance(turn.advance_seconds)
+            sessions.record_user_message(view.id, turn.text)
+        memory.run(trigger="session_close", scope=<project:name or general>, session_id=view.id)
+
+    maintenance_factory().run_once()                 # once, after the last session
+
+    for probe in scenario.probes:
+        clock.advance(probe.advance_seconds)
+        live = memory.list_memories(LIVE_STATUSES)
+        view = sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": ...})
+        run  = runs.submit(probe.question, view.id)  # the bare question, no instruction
+        snapshot trace: the run's context.planned event names it (snapshot_id)
+        in-turn traces: the run's memory.recalled events (moments in_turn and delta)
+        prefix digests: the run's model.called events
+        score_probe(...)
+
+The harness calls ``memory.run`` directly instead of closing the session (the spec's
+documented harness path). Maintenance runs exactly once, before the first probe, so probes
+never change the store the next probe reads. Formation is scored after the last probe over
+every belief of the principal, so a belief that formed at any point is counted.
+
+The arm is a function of the corpus and the code: in-memory storage by default, a fixed clock,
+sequential ids and a scripted model that never sees a network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memory_bench.corpus import BenchmarkProbe, BenchmarkScenario, MemoryBenchmarkCorpus
+from memory_bench.metrics import (
+    BENCHMARK_VERSION,
+    DeterministicMetrics,
+    DeterministicRun,
+    ProbeMetrics,
+    ScenarioMetrics,
+)
+from memory_bench.scoring import ProbeObservation, score_formation, score_probe
+from memory_core import bootstrap
+from memory_core.domain import (
+    LIVE_STATUSES,
+    Belief,
+    BeliefStatus,
+    Event,
+    Principal,
+    scope_for_project,
+)
+from memory_core.errors import UsageError
+from memory_core.formation.extractor import DeterministicExtractor, Extractor
+from memory_core.policy import PROVIDER_FORMATION_POLICY, RETRIEVAL_POLICY
+from memory_core.ports import Storage
+from memory_core.runtime.events import (
+    CONTEXT_PLANNED,
+    MEMORY_RECALLED,
+    MODEL_CALLED,
+    SESSION_CLOSED,
+)
+from memory_core.runtime.policy_profile import RunLimits
+from memory_core.runtime.run import Run
+from memory_core.runtime.scripted import FakeModelScript, ScriptedTurn
+
+EVAL_PRINCIPAL = Principal("memory-benchmark", "eval-user")
+"""The one principal every scenario's sessions and probes belong to."""
+
+PROBE_ACK_TEXT = "Noted."
+"""The scripted model's one unconditional reply (answer correctness is the live arm's job)."""
+
+PROBE_TOOLS: tuple[str, ...] = ()
+"""Tools enabled on probe runs: none, so the model's context carries no tool specifications and
+nothing a probe does can write to memory."""
+
+PROBE_RUN_LIMITS = RunLimits(max_steps=4, max_tokens=32_000, max_cost_usd=0.05)
+"""Limits of one probe run (the per-run cost ceiling of the live arm)."""
+
+PROBE_POLICY_PROFILE = "no-tools"
+"""The shipped runtime policy profile probe runs use."""
+
+IN_TURN_MOMENTS: frozenset[str] = frozenset({"in_turn", "delta"})
+"""``memory.recalled`` moments counted as in-turn recall (the delta recall is part of a turn)."""
+
+StorageFactory = Callable[[BenchmarkScenario], Storage]
+"""Builds a fresh, isolated storage tier for one scenario (e.g. a new PostgreSQL schema)."""
+
+ExtractorFactory = Callable[[], Extractor]
+"""Builds the formation extractor of one scenario's composition."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _ScenarioResult:
+    formation: ScenarioMetrics
+    probes: tuple[ProbeMetrics, ...]
+
+
+def extractor_name(extractor: Extractor) -> str:
+    """The name a run records for its extractor: its ``name`` attribute or its class name."""
+    name = getattr(extractor, "name", None)
+    return name if isinstance(name, str) and name else type(extractor).__name__
+
+
+def _probe_observation(
+    composition: bootstrap.Composition, run: Run, live: Sequence[Belief], session_id: str
+) -> ProbeObservation:
+    events = [
+        event
+        for event in composition.events.read_session(EVAL_PRINCIPAL, session_id)
+        if event.run_id == run.run_id
+    ]
+    snapshot_ids = [
+        event.payload.get("snapshot_id") for event in events if event.event_type == CONTEXT_PLANNED
+    ]
+    snapshot_id = next((value for value in snapshot_ids if isinstance(value, str)), None)
+    snapshot = (
+        composition.memory.get_recall_trace(snapshot_id, EVAL_PRINCIPAL)
+        if snapshot_id is not None
+        else None
+    )
+    in_turn = [
+        composition.memory.get_recall_trace(str(event.payload["trace_id"]), EVAL_PRINCIPAL)
+        for event in events
+        if event.event_type == MEMORY_RECALLED
+        and event.payload.get("moment") in IN_TURN_MOMENTS
+        and isinstance(event.payload.get("trace_id"), str)
+    ]
+    prefixes = [
+        str(event.payload["prefix_digest"])
+        for event in events
+        if event.event_type == MODEL_CALLED and event.payload.get("prefix_digest") is not None
+    ]
+    return ProbeObservation(
+        live_beliefs=tuple(live),
+        snapshot=snapshot,
+        in_turn=tuple(in_turn),
+        prefix_digests=tuple(prefixes),
+        run_completed=run.completed,
+    )
+
+
+def _closed_sessions_dropped(events: Sequence[Event]) -> int:
+    total = 0
+    for event in events:
+        value = event.payload.get("dropped_for_ceiling")
+        if event.event_type == SESSION_CLOSED and isinstance(value, int):
+            total += value
+    return total
+
+
+def _all_events(composition: bootstrap.Composition, event_types: Sequence[str]) -> list[Event]:
+    found: list[Event] = []
+    cursor = 0
+    while True:
+        page = composition.events.page(
+            EVAL_PRINCIPAL, after_sequence=cursor, limit=500, event_types=event_types
+        )
+        found.extend(page)
+        if len(page) < 500:
+            return found
+        cursor = page[-1].sequence
+
+
+def run_scenario(
+    scenario: BenchmarkScenario,
+    *,
+    storage: str | StorageFactory = "memory",
+    database_url: str | None = None,
+    extractor_factory: ExtractorFactory = DeterministicExtractor,
+) -> tuple[ScenarioMetrics, tuple[ProbeMetrics, ...]]:
+    """Drive one scenario through its own composition and score it."""
+    tier: str | Storage = storage if isinstance(storage, str) else storage(scenario)
+    composition = bootstrap.build(
+        storage=tier,
+        database_url=database_url,
+        script=FakeModelScript(
+            turns=[ScriptedTurn(text=PROBE_ACK_TEXT)], on_exhausted="repeat_last"
+        ),
+        principal=EVAL_PRINCIPAL,
+        fixed_clock_at=scenario.start_at,
+        sequential_ids=True,
+        enabled_tools=PROBE_TOOLS,
+        limits=PROBE_RUN_LIMITS,
+        policy_profile=PROBE_POLICY_PROFILE,
+        extractor=extractor_factory(),
+    )
+    try:
+        dropped_for_ceiling = 0
+        for session in scenario.sessions:
+            composition.advance(session.advance_seconds)
+            view = composition.sessions.create(
+                EVAL_PRINCIPAL, "general", {"project_scope": session.project_scope}
+            )
+            for turn in session.turns:
+                composition.advance(turn.advance_seconds)
+                composition.sessions.record_user_message(view.id, turn.text, EVAL_PRINCIPAL)
+            result = composition.memory.run(
+                trigger="session_close",
+                scope=scope_for_project(session.project_scope),
+                session_id=view.id,
+            )
+            dropped_for_ceiling += result.dropped_for_ceiling
+
+        composition.maintenance_factory().run_once()
+
+        rows = [_run_probe(composition, scenario, probe) for probe in scenario.probes]
+
+        dropped_for_ceiling += _closed_sessions_dropped(_all_events(composition, [SESSION_CLOSED]))
+        beliefs = composition.memory.list_memories(
+            statuses=frozenset(BeliefStatus), principal=EVAL_PRINCIPAL
+        )
+        formation = score_formation(scenario, beliefs, dropped_for_ceiling=dropped_for_ceiling)
+        return ScenarioMetrics(scenario_id=scenario.id, formation=formation), tuple(rows)
+    finally:
+        composition.close()
+
+
+def _run_probe(
+    composition: bootstrap.Composition, scenario: BenchmarkScenario, probe: BenchmarkProbe
+) -> ProbeMetrics:
+    composition.advance(probe.advance_seconds)
+    live = composition.memory.list_memories(statuses=LIVE_STATUSES, principal=EVAL_PRINCIPAL)
+    view = composition.sessions.create(
+        EVAL_PRINCIPAL, "general", {"project_scope": probe.project_scope}
+    )
+    run = composition.runs.submit(probe.question, view.id, principal=EVAL_PRINCIPAL)
+    observation = _probe_observation(composition, run, live, view.id)
+    return score_probe(probe, scenario, observation)
+
+
+def run_deterministic_benchmark(
+    corpus: MemoryBenchmarkCorpus,
+    digest: str,
+    *,
+    storage: str | StorageFactory = "memory",
+    storage_label: str | None = None,
+    database_url: str | None = None,
+    extractor_factory: ExtractorFactory = DeterministicExtractor,
+) -> DeterministicRun:
+    """Run the deterministic arm over ``corpus`` and return its integer metrics.
+
+    Args:
+        corpus: A loaded (validated) corpus.
+        digest: The sha256 of the corpus file, as ``load_corpus`` returned it.
+        storage: ``"memory"`` (default), a backend name ``bootstrap.build`` resolves, or a
+            factory building a fresh isolated ``Storage`` per scenario. Every scenario needs
+            a store of its own (identifiers restart per scenario), so a shared database
+            backend is passed as a factory that hands out a fresh schema each time.
+        storage_label: The tier name the result records (defaults to ``storage`` when it is a
+            name, else ``"custom"``).
+        database_url: URL for a named database backend.
+        extractor_factory: Builds each scenario's formation extractor.
+
+    Raises:
+        UsageError: ``digest`` is not a hex sha256, or the corpus has no scenario.
+    """
+    if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest):
+        raise UsageError(
+            f"corpus digest {digest!r} is not a lowercase hex sha256; pass the digest "
+            "load_corpus returned"
+        )
+    if not corpus.scenarios:
+        raise UsageError("the corpus has no scenario; nothing to run")
+    extractor = extractor_factory()
+    scenarios: list[ScenarioMetrics] = []
+    probes: list[ProbeMetrics] = []
+    for scenario in corpus.scenarios:
+        formation, rows = run_scenario(
+            scenario,
+            storage=storage,
+            database_url=database_url,
+            extractor_factory=extractor_factory,
+        )
+        scenarios.append(formation)
+        probes.extend(rows)
+    label = storage_label or (storage if isinstance(storage, str) else "custom")
+    return DeterministicRun(
+        benchmark_version=BENCHMARK_VERSION,
+        corpus_digest=digest,
+        formation_policy=extractor.policy_version,
+        provider_formation_policy=PROVIDER_FORMATION_POLICY,
+        retrieval_policy=RETRIEVAL_POLICY,
+        extractor=extractor_name(extractor),
+        storage=label,
+        metrics=DeterministicMetrics.aggregate(scenarios, probes),
+        scenarios=tuple(scenarios),
+        probes=tuple(probes),
+    )
+
+
+__all__ = [
+    "EVAL_PRINCIPAL",
+    "IN_TURN_MOMENTS",
+    "PROBE_ACK_TEXT",
+    "PROBE_POLICY_PROFILE",
+    "PROBE_RUN_LIMITS",
+    "PROBE_TOOLS",
+    "ExtractorFactory",
+    "StorageFactory",
+    "extractor_name",
+    "run_deterministic_benchmark",
+    "run_scenario",
+]

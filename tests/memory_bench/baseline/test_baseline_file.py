@@ -1,0 +1,116 @@
+"""Baseline files: written once atomically, loaded with typed errors, integers only."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_bench.baseline import (
+    Baseline,
+    BaselineExistsError,
+    BaselineFormatError,
+    BaselineNotFoundError,
+    load_baseline,
+    write_baseline,
+)
+from memory_bench.metrics import DeterministicRun
+from memory_core.errors import UsageError
+
+RECORDED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def _numbers(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [n for item in value.values() for n in _numbers(item)]
+    if isinstance(value, list):
+        return [n for item in value for n in _numbers(item)]
+    if isinstance(value, bool):
+        return [value]
+    if isinstance(value, int | float):
+        return [value]
+    return []
+
+
+def test_write_then_load_round_trips(tmp_path: Path, standard_run: DeterministicRun) -> None:
+    baseline = Baseline.from_run(standard_run, build_ref="abc123", recorded_at=RECORDED)
+    path = write_baseline(baseline, tmp_path / "baseline.json")
+    assert load_baseline(path) == baseline
+    assert path.read_text(encoding="utf-8").endswith("}\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["baseline.json"]
+
+
+def test_baseline_holds_integers_only_and_no_trace_ids(
+    tmp_path: Path, standard_run: DeterministicRun
+) -> None:
+    baseline = Baseline.from_run(standard_run, build_ref="abc123", recorded_at=RECORDED)
+    document = json.loads(write_baseline(baseline, tmp_path / "b.json").read_text())
+    numbers = _numbers(document)
+    assert numbers
+    assert all(type(n) is int for n in numbers)
+    assert "trace" not in json.dumps(document)
+    assert set(document) == {
+        "schema_version",
+        "benchmark_version",
+        "corpus_digest",
+        "formation_policy",
+        "provider_formation_policy",
+        "retrieval_policy",
+        "extractor",
+        "build_ref",
+        "recorded_at",
+        "metrics",
+        "scenarios",
+        "probes",
+    }
+    assert len(document["probes"]) == 3
+
+
+def test_write_refuses_an_existing_path(tmp_path: Path, standard_run: DeterministicRun) -> None:
+    target = tmp_path / "baseline.json"
+    target.write_text("keep me", encoding="utf-8")
+    baseline = Baseline.from_run(standard_run, build_ref="abc123", recorded_at=RECORDED)
+    with pytest.raises(BaselineExistsError, match="never overwritten") as info:
+        write_baseline(baseline, target)
+    assert isinstance(info.value, UsageError)
+    assert target.read_text(encoding="utf-8") == "keep me"
+    assert [p.name for p in tmp_path.iterdir()] == ["baseline.json"]
+
+
+def test_load_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(BaselineNotFoundError, match="--write-baseline"):
+        load_baseline(tmp_path / "absent.json")
+
+
+def test_load_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(BaselineFormatError, match="not JSON"):
+        load_baseline(path)
+
+
+def test_load_not_an_object(tmp_path: Path) -> None:
+    path = tmp_path / "list.json"
+    path.write_text("[]", encoding="utf-8")
+    with pytest.raises(BaselineFormatError, match="JSON object"):
+        load_baseline(path)
+
+
+def test_load_refuses_unknown_fields_and_floats(
+    tmp_path: Path, standard_run: DeterministicRun
+) -> None:
+    baseline = Baseline.from_run(standard_run, build_ref="abc123", recorded_at=RECORDED)
+    document = json.loads(baseline.to_json())
+    document["metrics"]["end_to_end_recall"] = 0.5
+    path = tmp_path / "extra.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(BaselineFormatError, match=r"metrics\.end_to_end_recall"):
+        load_baseline(path)
+
+
+def test_recorded_at_must_be_aware(standard_run: DeterministicRun) -> None:
+    with pytest.raises(UsageError, match="timezone-aware"):
+        Baseline.from_run(standard_run, build_ref="x", recorded_at=datetime(2026, 5, 1))
