@@ -8,6 +8,7 @@ retrieval recall given formed and the noise ratio are always shown side by side.
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -26,80 +27,72 @@ def format_ratio(numerator: int, denominator: int) -> str:
     return f"{shown} ({numerator}/{denominator})"
 
 
-def _retrieval_cells(counts: ProbeCounts) -> list[str]:
-    return [
-        str(counts.needed_total),
-        str(counts.needed_formed),
-        str(counts.needed_recalled),
-        format_ratio(counts.needed_recalled, counts.needed_total),
-        format_ratio(counts.needed_recalled, counts.needed_formed),
-        format_ratio(counts.noise_total, counts.returned_total),
-        f"{counts.recalled_snapshot_only}/{counts.recalled_in_turn_only}/{counts.recalled_both}",
-    ]
+def _plain_ratio(numerator: int, denominator: int) -> str:
+    value = ratio(numerator, denominator)
+    return "-" if value is None else f"{value:.3f}"
 
 
-_RETRIEVAL_COLUMNS = (
-    "needed",
-    "formed",
-    "recalled",
-    "end-to-end recall",
-    "recall | formed",
-    "noise ratio",
-    "snap/turn/both",
-)
+def _table(title: str) -> Table:
+    # No vertical rules and folded cells: the summary stays whole in an 80-column terminal.
+    return Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
 
 
-def formation_table(run: DeterministicRun) -> Table:
+def formation_text(run: DeterministicRun) -> Text:
     """Aggregate formation: expected, supported, formed, stale, fabricated, precision, recall."""
     counts = run.metrics.formation
-    table = Table(title="Formation (all scenarios)", title_justify="left")
-    for column in (
-        "expected",
-        "supported",
-        "formed",
-        "stale live",
-        "fabricated",
-        "policy failures",
-        "dropped (ceiling)",
-        "precision",
-        "recall",
-    ):
-        table.add_column(column, justify="right")
-    table.add_row(
-        str(counts.expected),
-        str(counts.supported),
-        str(counts.formed),
-        str(counts.stale_live),
-        str(counts.fabricated),
-        str(counts.policy_failures),
-        str(counts.dropped_for_ceiling),
-        format_ratio(counts.supported, counts.formed),
-        format_ratio(counts.supported, counts.expected),
+    return Text(
+        f"Formation: expected {counts.expected}, supported {counts.supported}, formed "
+        f"{counts.formed}, stale live {counts.stale_live}, fabricated {counts.fabricated}, "
+        f"policy failures {counts.policy_failures}, dropped for the ceiling "
+        f"{counts.dropped_for_ceiling}; precision "
+        f"{format_ratio(counts.supported, counts.formed)}, recall "
+        f"{format_ratio(counts.supported, counts.expected)}"
     )
-    return table
 
 
 def category_table(run: DeterministicRun) -> Table:
-    """Per-category retrieval with the aggregate as the last row."""
-    table = Table(title="Retrieval by category", title_justify="left")
-    table.add_column("category")
-    table.add_column("probes", justify="right")
-    for column in _RETRIEVAL_COLUMNS:
-        table.add_column(column, justify="right")
-    table.add_column("forbidden rendered", justify="right")
-    for row in run.metrics.by_category:
+    """Per-category retrieval with the aggregate as the last row: end-to-end recall, recall
+    given formed and the noise ratio side by side."""
+    table = _table("Retrieval by category")
+    table.add_column("category", overflow="fold")
+    for column in (
+        "n",
+        "needed",
+        "formed",
+        "recalled",
+        "end-to-\nend",
+        "recall |\nformed",
+        "noise\nratio",
+    ):
+        table.add_column(column, justify="right", overflow="fold")
+    table.add_column("forbidden", overflow="fold")
+    rows: list[tuple[str, int, ProbeCounts]] = [
+        (row.category, row.probes, row.counts) for row in run.metrics.by_category
+    ]
+    rows.append(("all", run.metrics.probes, run.metrics.retrieval))
+    for index, (name, probes, counts) in enumerate(rows):
+        last = index == len(rows) - 1
+        if last:
+            table.add_section()
         table.add_row(
-            row.category, str(row.probes), *_retrieval_cells(row.counts), _bucket_text(row.counts)
+            name,
+            str(probes),
+            str(counts.needed_total),
+            str(counts.needed_formed),
+            str(counts.needed_recalled),
+            _plain_ratio(counts.needed_recalled, counts.needed_total),
+            _plain_ratio(counts.needed_recalled, counts.needed_formed),
+            _plain_ratio(counts.noise_total, counts.returned_total),
+            _bucket_text(counts),
+            style="bold" if last else None,
         )
-    total = run.metrics.retrieval
-    table.add_section()
-    table.add_row(
-        "all",
-        str(run.metrics.probes),
-        *_retrieval_cells(total),
-        _bucket_text(total),
-        style="bold",
-    )
     return table
 
 
@@ -118,9 +111,9 @@ def _bucket_text(counts: ProbeCounts) -> str:
 
 def distance_table(run: DeterministicRun) -> Table:
     """Needed labels binned by how many sessions back they were stated (last session = 1)."""
-    table = Table(title="Recall by session distance", title_justify="left")
+    table = _table("Recall by session distance (the last session is distance 1)")
     for column in ("distance", "needed", "formed", "recalled", "end-to-end", "recall | formed"):
-        table.add_column(column, justify="right")
+        table.add_column(column, justify="right", overflow="fold")
     for item in run.metrics.by_distance:
         table.add_row(
             str(item.distance),
@@ -134,10 +127,12 @@ def distance_table(run: DeterministicRun) -> Table:
 
 
 def runtime_line(run: DeterministicRun) -> Text:
-    """Returned, noise, budget, blocked, prefix and completion counts on one line."""
+    """Attribution, returned, noise, budget, blocked, prefix and completion counts."""
     counts = run.metrics.retrieval
     return Text(
-        f"returned {counts.returned_total} (snapshot {counts.returned_snapshot}, in-turn "
+        f"Recall attribution: snapshot only {counts.recalled_snapshot_only}, in-turn only "
+        f"{counts.recalled_in_turn_only}, both {counts.recalled_both}. Returned "
+        f"{counts.returned_total} (snapshot {counts.returned_snapshot}, in-turn "
         f"{counts.returned_in_turn}); noise {counts.noise_total}; dropped for budget "
         f"{counts.dropped_for_budget}; blocked {counts.blocked_rendered}; runs completed "
         f"{counts.runs_completed}/{run.metrics.probes}; max distinct prefixes per probe "
@@ -189,7 +184,7 @@ def render_report(
     )
     parts: list[RenderableType] = [
         header,
-        formation_table(run),
+        formation_text(run),
         category_table(run),
         distance_table(run),
         runtime_line(run),
@@ -210,7 +205,7 @@ __all__ = [
     "comparison_text",
     "distance_table",
     "format_ratio",
-    "formation_table",
+    "formation_text",
     "render_report",
     "runtime_line",
 ]

@@ -1,0 +1,195 @@
+"""``agent eval memory-benchmark --deterministic-only``: usage errors, exit statuses, the JSON
+result on stdout, the summary on stderr, and write-once baselines."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import memory_bench.driver
+from memory_bench.baseline import load_baseline
+from memory_bench.metrics import DeterministicRun
+from memory_cli.app import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "corpus" / "memory-benchmark.v1.json"
+BASELINE = ROOT / "corpus" / "memory-benchmark.baseline.json"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
+    status = main(["eval", "memory-benchmark", *argv])
+    captured = capsys.readouterr()
+    document = json.loads(captured.out) if captured.out.strip() else None
+    return status, document, captured.err
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "corpus.json"
+    shutil.copyfile(CORPUS, target)
+    return target
+
+
+def test_output_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, document, err = _run(
+        capsys, "--deterministic-only", "--output", str(tmp_path / "evidence.json")
+    )
+    assert status == 2
+    assert document is None
+    assert "--output is refused for the deterministic arm" in err
+    assert not (tmp_path / "evidence.json").exists()
+
+
+def test_the_arm_must_be_named(capsys: pytest.CaptureFixture[str]) -> None:
+    status, document, err = _run(capsys)
+    assert status == 2
+    assert document is None
+    assert "--deterministic-only" in err
+
+
+def test_any_corpus_without_a_baseline_reports_metrics(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path
+) -> None:
+    status, document, err = _run(capsys, "--deterministic-only", "--corpus", str(corpus_copy))
+    assert status == 0
+    assert document["passed"] is True
+    assert document["baseline"] is None
+    result = DeterministicRun.model_validate(document["result"])
+    assert result.metrics.scenarios >= 12
+    assert set(document["ratios"]["aggregate"]) == {
+        "formation_precision",
+        "formation_recall",
+        "end_to_end_recall",
+        "retrieval_recall_given_formed",
+        "noise_ratio",
+    }
+    assert "Retrieval by category" in err
+    assert "Recall by session distance" in err
+    assert "baseline: none given" in err
+
+
+def test_write_baseline_then_compare_then_refuse_overwrite(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "baseline.json"
+    status, document, err = _run(
+        capsys,
+        "--deterministic-only",
+        "--corpus",
+        str(corpus_copy),
+        "--write-baseline",
+        str(target),
+        "--build-ref",
+        "test-ref",
+    )
+    assert status == 0
+    assert document["written_baseline"] == str(target)
+    recorded = load_baseline(target)
+    assert recorded.build_ref == "test-ref"
+    assert "baseline recorded" in err
+
+    status, document, err = _run(
+        capsys, "--deterministic-only", "--corpus", str(corpus_copy), "--baseline", str(target)
+    )
+    assert status == 0
+    assert document["baseline"]["current"] is True
+    assert "baseline: current" in err
+
+    before = target.read_bytes()
+    status, document, err = _run(
+        capsys,
+        "--deterministic-only",
+        "--corpus",
+        str(corpus_copy),
+        "--write-baseline",
+        str(target),
+    )
+    assert status == 2
+    assert document is None  # refused before anything ran
+    assert "never overwritten" in err
+    assert target.read_bytes() == before
+
+
+def test_drift_exits_one(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "baseline.json"
+    assert (
+        _run(
+            capsys,
+            "--deterministic-only",
+            "--corpus",
+            str(corpus_copy),
+            "--write-baseline",
+            str(target),
+        )[0]
+        == 0
+    )
+    # The same corpus with one more byte is a different corpus: its digest drifts.
+    corpus_copy.write_text(corpus_copy.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    status, document, err = _run(
+        capsys, "--deterministic-only", "--corpus", str(corpus_copy), "--baseline", str(target)
+    )
+    assert status == 1
+    assert document["passed"] is False
+    assert [d["key"] for d in document["baseline"]["comparison"]["drift"]] == ["corpus_digest"]
+    assert "DRIFT" in err
+
+
+def test_a_run_breaking_the_structural_zeros_is_not_recorded(
+    capsys: pytest.CaptureFixture[str],
+    corpus_copy: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = memory_bench.driver.run_deterministic_benchmark
+
+    def leaky(*args: Any, **kwargs: Any) -> DeterministicRun:
+        run = real(*args, **kwargs)
+        row = run.probes[0]
+        bad = row.model_copy(
+            update={"counts": row.counts.model_copy(update={"false_transfers": 1})}
+        )
+        probes = (bad, *run.probes[1:])
+        metrics = run.metrics.aggregate(run.scenarios, probes)
+        return run.model_copy(update={"probes": probes, "metrics": metrics})
+
+    monkeypatch.setattr(memory_bench.driver, "run_deterministic_benchmark", leaky)
+    target = tmp_path / "baseline.json"
+    status, document, err = _run(
+        capsys,
+        "--deterministic-only",
+        "--corpus",
+        str(corpus_copy),
+        "--write-baseline",
+        str(target),
+    )
+    assert status == 1
+    assert document["structural_zero_failures"] == ["false_transfers=1"]
+    assert document["written_baseline"] is None
+    assert "NOT recorded" in err
+    assert not target.exists()
+
+
+def test_default_run_compares_the_checked_in_baseline(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    status, document, err = _run(capsys, "--deterministic-only")
+    assert status == 0, err
+    assert document["baseline"]["path"] == str(Path("corpus") / "memory-benchmark.baseline.json")
+    assert document["baseline"]["current"] is True
+
+
+def test_default_corpus_needs_the_repository_root(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, document, err = _run(capsys, "--deterministic-only")
+    assert status == 2
+    assert document is None
+    assert "--corpus" in err
