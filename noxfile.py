@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import nox
 
 nox.options.default_venv_backend = "uv"
@@ -43,3 +45,24 @@ def bench_deterministic(session: nox.Session) -> None:
     regression); extra arguments pass to ``agent eval memory-benchmark``."""
     _sync(session)
     session.run("agent", "eval", "memory-benchmark", "--deterministic-only", *session.posargs)
+
+
+@nox.session(default=False)
+def evidence(session: nox.Session) -> None:
+    """Republish provider formation evidence into ``evidence/`` (operator-run: it calls a real
+    model, so it is not a default lane). Reads ``MEMORY_MODEL`` and, for a server other than
+    OpenAI, ``MEMORY_MODEL_BASE_URL`` (the key comes from ``MEMORY_MODEL_API_KEY``). Publishes
+    only when gate 20 holds and never overwrites an existing artifact; extra arguments pass to
+    ``agent eval memory-formation``."""
+    model = os.environ.get("MEMORY_MODEL")
+    if not model:
+        session.error(
+            "set MEMORY_MODEL to the model to evaluate (and MEMORY_MODEL_BASE_URL for a local "
+            "or non-OpenAI server); this lane calls a real model"
+        )
+    _sync(session)
+    args = ["--provider", "openai-compatible", "--model", model, "--output", "evidence"]
+    base_url = os.environ.get("MEMORY_MODEL_BASE_URL")
+    if base_url:
+        args += ["--base-url", base_url]
+    session.run("agent", "eval", "memory-formation", *args, "--table", "never", *session.posargs)

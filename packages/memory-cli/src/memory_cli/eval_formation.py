@@ -3,6 +3,8 @@
 The report is JSON on stdout (always, so it stays parseable); the rich summary table goes to
 stderr when stderr is a terminal, or always with ``--table always``. A malformed case file is a
 usage error (exit 2); exit 1 when any formed belief carries forbidden content.
+With ``--provider`` the command scores provider formation and publishes its evidence instead
+(see :mod:`memory_cli.eval_provider_formation`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ from typing import Any
 
 from rich.console import Console
 
+from memory_cli.eval_provider_formation import add_provider_arguments, run_provider, wants_provider
+
 
 def _run(args: argparse.Namespace) -> int:
+    if wants_provider(args):
+        return run_provider(args)
     from memory_bench.formation_eval import (
         default_case_path,
         evaluate_formation,
@@ -55,4 +61,5 @@ def register(groups: dict[str, Any]) -> None:
         default="auto",
         help="print the summary table on stderr: when it is a terminal (auto), always or never",
     )
+    add_provider_arguments(parser)
     parser.set_defaults(handler=_run)
