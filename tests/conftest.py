@@ -7,6 +7,7 @@ by a passing test, not by a skipped one). ``--gate-report`` prints the gate tabl
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -30,8 +31,63 @@ def _memory_storage() -> Iterator[Storage]:
 
 STORAGE_FACTORIES["memory"] = _memory_storage
 
+POSTGRES_TEST_URL_ENV = "MEMORY_TEST_DATABASE_URL"
+"""The PostgreSQL server the tests use (temporary schemas only); defaults to the local one."""
 
-@pytest.fixture(params=sorted(STORAGE_FACTORIES))
+
+@functools.cache
+def _postgres_unreachable(url: str) -> str | None:
+    """Why the test server cannot be used (one line), or ``None`` when it answers."""
+    from sqlalchemy.exc import OperationalError
+
+    from memory_store_pg import PostgresStorage
+
+    probe = PostgresStorage(url, pool_size=1)
+    try:
+        with probe.engine.connect():
+            return None
+    except OperationalError as exc:
+        return str(exc.orig).strip().splitlines()[0]
+    finally:
+        probe.close()
+
+
+def postgres_test_url() -> str:
+    """The test server's URL; skips the test when unreachable, fails it instead when CI=true."""
+    url = os.environ.get(POSTGRES_TEST_URL_ENV, "postgresql://postgres@127.0.0.1:5432/test")
+    reason = _postgres_unreachable(url)
+    if reason is not None:
+        message = f"PostgreSQL unreachable ({reason}); start it or set {POSTGRES_TEST_URL_ENV}"
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"CI requires PostgreSQL: {message}", pytrace=False)
+        pytest.skip(message)
+    return url
+
+
+def _postgres_storage() -> Iterator[Storage]:
+    from memory_store_pg import temporary_storage
+
+    # A fresh, migrated schema per test, dropped afterwards: sequences start at 1 like a new
+    # in-memory tier, and concurrency tests can commit for real.
+    with temporary_storage(postgres_test_url()) as storage:
+        yield storage
+
+
+STORAGE_FACTORIES["postgres"] = _postgres_storage
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The reachable test server's URL (skips, or fails when CI=true, like the storage tier)."""
+    return postgres_test_url()
+
+
+@pytest.fixture(
+    params=[
+        pytest.param(name, marks=pytest.mark.postgres if name == "postgres" else ())
+        for name in sorted(STORAGE_FACTORIES)
+    ]
+)
 def storage(request: pytest.FixtureRequest) -> Iterator[Storage]:
     """Every storage tier in turn: contract tests written once, run against each adapter."""
     yield from STORAGE_FACTORIES[request.param]()

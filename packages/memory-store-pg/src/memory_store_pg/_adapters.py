@@ -1,0 +1,389 @@
+"""PostgreSQL adapters for the five storage ports.
+
+Each method is one statement (plus the principal's advisory lock where a write needs it, see
+``_database``), so no call fans out into a query per row. Semantics match the in-memory
+reference tier (``memory_core.stores.memory``): ordering, limits, conflicts and not-found
+errors, any-term lexical search, subject-named matching, ``terms=None`` meaning no lexical
+predicate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+from memory_core.clock import require_aware
+from memory_core.domain import (
+    Belief,
+    BeliefStatus,
+    Event,
+    Principal,
+    RecallQuery,
+    RecallTrace,
+    Rejection,
+    Session,
+)
+from memory_core.errors import ConflictError, NotFoundError, UsageError
+from memory_store_pg._database import Database
+from memory_store_pg._queries import (
+    expire_statement,
+    head_position_statement,
+    idle_statement,
+    insert_unless_exists,
+    list_statement,
+    owned_by,
+    search_statement,
+    update_values,
+)
+from memory_store_pg._rows import (
+    belief_values,
+    event_values,
+    rejection_values,
+    session_values,
+    to_record,
+    trace_values,
+)
+from memory_store_pg._schema import (
+    BELIEF_COLUMNS,
+    event_sequence_seq,
+    events,
+    formation_watermarks,
+    memories,
+    rejections,
+    sessions,
+    store_position_seq,
+    traces,
+)
+
+
+def _check_limit(limit: int, what: str) -> int:
+    if limit < 0:
+        raise UsageError(f"{what} limit must be >= 0, got {limit}; pass a row count of 0 or more")
+    return limit
+
+
+class PostgresEventLog:
+    """The event log: ``sequence`` comes from ``events_sequence_seq``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def append(self, event: Event) -> Event:
+        """Store ``event`` with the next sequence number; a known id is a ``ConflictError``."""
+        statement = insert_unless_exists(
+            events,
+            event_values(event),
+            exists=events.c.event_id == event.event_id,
+            stamped={"sequence": event_sequence_seq.next_value()},
+        ).returning(events.c.sequence)
+        with self._db.connect(event.principal, write=True) as connection:
+            sequence = connection.execute(statement).scalar_one_or_none()
+        if sequence is None:
+            raise ConflictError(f"event {event.event_id} already exists")
+        return event.model_copy(update={"sequence": sequence})
+
+    def get(self, principal: Principal, event_id: str) -> Event | None:
+        """Return the principal's event, or ``None`` (another principal's id is invisible)."""
+        statement = sa.select(events).where(
+            owned_by(events, principal), events.c.event_id == event_id
+        )
+        with self._db.connect(principal, write=False) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        return None if row is None else to_record(Event, row)
+
+    def read_session(
+        self, principal: Principal, session_id: str, *, after_sequence: int = 0
+    ) -> list[Event]:
+        """The principal's events of one session past the cursor, in sequence order."""
+        statement = (
+            sa.select(events)
+            .where(
+                owned_by(events, principal),
+                events.c.session_id == session_id,
+                events.c.sequence > after_sequence,
+            )
+            .order_by(events.c.sequence)
+        )
+        with self._db.connect(principal, write=False) as connection:
+            rows = connection.execute(statement).mappings().all()
+        return [to_record(Event, row) for row in rows]
+
+    def page(
+        self,
+        principal: Principal,
+        *,
+        after_sequence: int = 0,
+        limit: int = 100,
+        event_types: Sequence[str] | None = None,
+    ) -> list[Event]:
+        """Up to ``limit`` of the principal's events past the cursor, oldest first."""
+        if limit < 1:
+            raise UsageError(f"page limit must be >= 1, got {limit}")
+        statement = sa.select(events).where(
+            owned_by(events, principal), events.c.sequence > after_sequence
+        )
+        if event_types is not None:
+            statement = statement.where(events.c.event_type.in_(sorted(set(event_types))))
+        statement = statement.order_by(events.c.sequence).limit(limit)
+        with self._db.connect(principal, write=False) as connection:
+            rows = connection.execute(statement).mappings().all()
+        return [to_record(Event, row) for row in rows]
+
+
+class PostgresSessionStore:
+    """Sessions."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def create(self, session: Session) -> Session:
+        """Insert a new session; a known session id is a ``ConflictError``."""
+        statement = insert_unless_exists(
+            sessions, session_values(session), exists=sessions.c.id == session.id
+        ).returning(sessions.c.id)
+        with self._db.connect(session.principal, write=True) as connection:
+            created = connection.execute(statement).scalar_one_or_none()
+        if created is None:
+            raise ConflictError(f"session {session.id} already exists")
+        return session
+
+    def get(self, principal: Principal, session_id: str) -> Session | None:
+        """Return the principal's session, or ``None``."""
+        statement = sa.select(sessions).where(
+            owned_by(sessions, principal), sessions.c.id == session_id
+        )
+        with self._db.connect(principal, write=False) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        return None if row is None else to_record(Session, row)
+
+    def update(self, session: Session) -> Session:
+        """Replace an existing session of the same principal."""
+        values = session_values(session)
+        statement = (
+            sa.update(sessions)
+            .where(owned_by(sessions, session.principal), sessions.c.id == session.id)
+            .values(update_values(sessions, values))
+            .returning(sessions.c.id)
+        )
+        with self._db.connect(session.principal, write=True) as connection:
+            updated = connection.execute(statement).scalar_one_or_none()
+        if updated is None:
+            raise NotFoundError(f"session {session.id} does not exist for this principal")
+        return session
+
+    def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
+        """Open sessions (any principal) idle since at or before the instant, oldest first."""
+        instant = require_aware(last_activity_before, "last_activity_before")
+        statement = (
+            sa.select(sessions)
+            .where(sessions.c.closed_at.is_(None), sessions.c.last_activity_at <= instant)
+            .order_by(sessions.c.last_activity_at, sessions.c.id)
+            .limit(_check_limit(limit, "list_open_idle"))
+        )
+        with self._db.connect(None, write=False) as connection:
+            rows = connection.execute(statement).mappings().all()
+        return [to_record(Session, row) for row in rows]
+
+
+class PostgresMemoryStore:
+    """Beliefs: positions from ``memories_store_position_seq``, lexical search over GIN."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def put(self, belief: Belief) -> Belief:
+        """Insert a new belief with a fresh store position; a known id is a ``ConflictError``."""
+        statement = insert_unless_exists(
+            memories,
+            belief_values(belief),
+            exists=memories.c.id == belief.id,
+            stamped={"store_position": store_position_seq.next_value()},
+        ).returning(memories.c.store_position)
+        with self._db.connect(belief.principal, write=True) as connection:
+            position = connection.execute(statement).scalar_one_or_none()
+        if position is None:
+            raise ConflictError(f"belief {belief.id} already exists")
+        return belief.model_copy(update={"store_position": position})
+
+    def update(self, belief: Belief) -> Belief:
+        """Replace an existing belief of the same principal; it takes a fresh position."""
+        values = update_values(memories, belief_values(belief))
+        statement = (
+            sa.update(memories)
+            .where(owned_by(memories, belief.principal), memories.c.id == belief.id)
+            .values({**values, "store_position": store_position_seq.next_value()})
+            .returning(memories.c.store_position)
+        )
+        with self._db.connect(belief.principal, write=True) as connection:
+            position = connection.execute(statement).scalar_one_or_none()
+        if position is None:
+            raise NotFoundError(f"belief {belief.id} does not exist for this principal")
+        return belief.model_copy(update={"store_position": position})
+
+    def get(self, principal: Principal, belief_id: str) -> Belief | None:
+        """Return the principal's belief, or ``None``."""
+        statement = sa.select(*BELIEF_COLUMNS).where(
+            owned_by(memories, principal), memories.c.id == belief_id
+        )
+        with self._db.connect(principal, write=False) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        return None if row is None else to_record(Belief, row)
+
+    def list_beliefs(
+        self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
+    ) -> list[Belief]:
+        """The principal's beliefs (optionally of some statuses) in store-position order."""
+        with self._db.connect(principal, write=False) as connection:
+            rows = connection.execute(list_statement(principal, statuses)).mappings().all()
+        return [to_record(Belief, row) for row in rows]
+
+    def search(self, query: RecallQuery) -> list[Belief]:
+        """Beliefs passing the query's predicates, newest store position first, capped."""
+        statement = search_statement(query)
+        if statement is None:
+            return []
+        with self._db.connect(query.principal, write=False) as connection:
+            rows = connection.execute(statement).mappings().all()
+        return [to_record(Belief, row) for row in rows]
+
+    def list_idle(
+        self, principal: Principal, evidence_before: datetime, limit: int
+    ) -> list[Belief]:
+        """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+        instant = require_aware(evidence_before, "evidence_before")
+        statement = idle_statement(principal, instant, _check_limit(limit, "list_idle"))
+        with self._db.connect(principal, write=False) as connection:
+            rows = connection.execute(statement).mappings().all()
+        return [to_record(Belief, row) for row in rows]
+
+    def head_position(self, principal: Principal) -> int:
+        """The newest store position the principal has written (any status); 0 if none."""
+        with self._db.connect(principal, write=False) as connection:
+            head = connection.execute(head_position_statement(principal)).scalar_one()
+        return int(head or 0)
+
+
+class PostgresTraceStore:
+    """Recall traces."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def record(self, trace: RecallTrace) -> RecallTrace:
+        """Store a new trace; a known trace id is a ``ConflictError``."""
+        statement = insert_unless_exists(
+            traces, trace_values(trace), exists=traces.c.trace_id == trace.trace_id
+        ).returning(traces.c.trace_id)
+        with self._db.connect(trace.principal, write=True) as connection:
+            recorded = connection.execute(statement).scalar_one_or_none()
+        if recorded is None:
+            raise ConflictError(f"trace {trace.trace_id} already exists")
+        return trace
+
+    def get(self, principal: Principal, trace_id: str) -> RecallTrace | None:
+        """Return the principal's trace, or ``None``."""
+        statement = sa.select(traces).where(
+            owned_by(traces, principal), traces.c.trace_id == trace_id
+        )
+        with self._db.connect(principal, write=False) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        return None if row is None else to_record(RecallTrace, row)
+
+    def mark_cited(self, trace_id: str, principal: Principal, cited: Sequence[str]) -> RecallTrace:
+        """Union ``cited`` into the trace's cited ids (first-cited order) under a row lock."""
+        locked = (
+            sa.select(traces)
+            .where(owned_by(traces, principal), traces.c.trace_id == trace_id)
+            .with_for_update()
+        )
+        with self._db.connect(principal, write=True) as connection:
+            row = connection.execute(locked).mappings().one_or_none()
+            if row is None:
+                raise NotFoundError(f"trace {trace_id} does not exist for this principal")
+            trace = to_record(RecallTrace, row)
+            merged = tuple(dict.fromkeys((*trace.cited, *cited)))
+            if merged == trace.cited:
+                return trace
+            connection.execute(
+                sa.update(traces)
+                .where(owned_by(traces, principal), traces.c.trace_id == trace_id)
+                .values(update_values(traces, {"cited": list(merged)}))
+            )
+        return trace.model_copy(update={"cited": merged})
+
+    def expire_operator_fields(self, now: datetime, limit: int = 1000) -> int:
+        """Null the operator tier of up to ``limit`` traces past expiry; return how many."""
+        instant = require_aware(now, "now")
+        if _check_limit(limit, "expire_operator_fields") == 0:
+            return 0
+        with self._db.connect(None, write=True) as connection:
+            result = connection.execute(expire_statement(instant, limit))
+        return int(result.rowcount)
+
+
+class PostgresFormationStateStore:
+    """Formation watermarks and durable rejections."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def watermark(self, principal: Principal, session_id: str) -> int:
+        """The last event sequence consolidated for the session (0 if none)."""
+        statement = sa.select(formation_watermarks.c.sequence).where(
+            owned_by(formation_watermarks, principal),
+            formation_watermarks.c.session_id == session_id,
+        )
+        with self._db.connect(principal, write=False) as connection:
+            sequence = connection.execute(statement).scalar_one_or_none()
+        return int(sequence or 0)
+
+    def set_watermark(self, principal: Principal, session_id: str, sequence: int) -> None:
+        """Record that events up to ``sequence`` were consolidated."""
+        if sequence < 0:
+            raise UsageError(f"a watermark is an event sequence >= 0, got {sequence}")
+        statement = postgresql.insert(formation_watermarks).values(
+            tenant_id=principal.tenant_id,
+            principal_id=principal.principal_id,
+            session_id=session_id,
+            sequence=sequence,
+        )
+        statement = statement.on_conflict_do_update(
+            constraint="pk_formation_watermarks",
+            set_={"sequence": statement.excluded.sequence},
+        )
+        with self._db.connect(principal, write=True) as connection:
+            connection.execute(statement)
+
+    def record_rejection(self, rejection: Rejection) -> None:
+        """Store a rejection durably; the first record of a belief id wins (idempotent)."""
+        principal = Principal(rejection.tenant_id, rejection.principal_id)
+        statement = (
+            postgresql.insert(rejections)
+            .values(rejection_values(rejection))
+            .on_conflict_do_nothing(constraint="pk_rejections")
+        )
+        with self._db.connect(principal, write=True) as connection:
+            connection.execute(statement)
+
+    def rejections(self, principal: Principal) -> list[Rejection]:
+        """The principal's recorded rejections, oldest first (by ``rejected_at``, then id)."""
+        statement = (
+            sa.select(rejections)
+            .where(owned_by(rejections, principal))
+            .order_by(rejections.c.rejected_at, rejections.c.belief_id)
+        )
+        with self._db.connect(principal, write=False) as connection:
+            rows = connection.execute(statement).mappings().all()
+        return [to_record(Rejection, row) for row in rows]
+
+
+__all__ = [
+    "PostgresEventLog",
+    "PostgresFormationStateStore",
+    "PostgresMemoryStore",
+    "PostgresSessionStore",
+    "PostgresTraceStore",
+]

@@ -1,0 +1,156 @@
+"""Database URLs, engines, and the translation of driver errors into memory-core errors."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import URL, Engine, make_url
+
+from memory_core.errors import ConflictError, StorageUnavailableError, UsageError
+
+DATABASE_URL_ENV = "MEMORY_DATABASE_URL"
+"""The environment variable read when no database URL is passed."""
+
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+_CONNECT_TIMEOUT_SECONDS = 5
+# SQLSTATE classes meaning "the server is not there for us": connection exceptions (08),
+# operator intervention such as a terminated backend or a shutdown (57P), insufficient
+# resources (53).
+_UNAVAILABLE_STATES = ("08", "57P", "53")
+_SCHEMA_STATES = {"42P01": "table", "42703": "column", "42883": "function"}
+_NO_SCHEMA_SELECTED = "3F000"
+_RETRYABLE_STATES = {"40001": "serialization failure", "40P01": "deadlock"}
+
+
+def resolve_url(database_url: str | None) -> URL:
+    """Parse ``database_url`` (or ``$MEMORY_DATABASE_URL``) into a psycopg 3 SQLAlchemy URL.
+
+    ``postgresql://`` and ``postgres://`` URLs are given the ``psycopg`` driver.
+
+    Raises:
+        UsageError: no URL was given and the environment variable is unset, or the URL is not
+            a PostgreSQL URL.
+    """
+    raw = database_url if database_url else os.environ.get(DATABASE_URL_ENV)
+    if not raw:
+        raise UsageError(
+            f"no PostgreSQL database URL: pass one (e.g. --url postgresql://user@host/db) "
+            f"or set {DATABASE_URL_ENV}"
+        )
+    try:
+        url = make_url(raw)
+    except sa_exc.ArgumentError as exc:
+        raise UsageError(
+            f"invalid database URL {raw!r}: expected postgresql://user[:password]@host[:port]/db"
+        ) from exc
+    backend, _, driver = url.drivername.partition("+")
+    if backend not in ("postgresql", "postgres"):
+        raise UsageError(
+            f"database URL {redact(url)!r} is not a PostgreSQL URL; expected postgresql://..."
+        )
+    if driver not in ("", "psycopg"):
+        raise UsageError(
+            f"database URL {redact(url)!r} names driver {driver!r}; memory-store-pg uses "
+            "psycopg 3: write postgresql://... or postgresql+psycopg://..."
+        )
+    return url.set(drivername="postgresql+psycopg")
+
+
+def redact(url: URL) -> str:
+    """The URL as text with its password hidden (safe for error messages)."""
+    return url.render_as_string(hide_password=True)
+
+
+def check_schema_name(schema: str) -> str:
+    """Return ``schema`` if it is a plain lowercase identifier, else raise ``UsageError``."""
+    if not _SCHEMA_NAME.match(schema):
+        raise UsageError(
+            f"invalid schema name {schema!r}: use lowercase letters, digits and underscores"
+        )
+    return schema
+
+
+def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Engine:
+    """An engine whose connections use ``schema`` (when given) as their search path."""
+    connect_args: dict[str, Any] = {}
+    if "connect_timeout" not in url.query:
+        connect_args["connect_timeout"] = _CONNECT_TIMEOUT_SECONDS
+    engine = sa.create_engine(url, connect_args=connect_args, **options)
+    if schema is not None:
+        search_path = f'SET search_path TO "{check_schema_name(schema)}"'
+
+        @sa.event.listens_for(engine, "connect")
+        def _set_search_path(dbapi_connection: psycopg.Connection[Any], _record: Any) -> None:
+            autocommit = dbapi_connection.autocommit
+            dbapi_connection.autocommit = True
+            dbapi_connection.execute(search_path)
+            dbapi_connection.autocommit = autocommit
+
+    return engine
+
+
+def translate(exc: sa_exc.DBAPIError, where: str) -> Exception:
+    """The memory-core error for a driver error, or ``exc`` itself when it is a bug.
+
+    Unreachable servers and dropped connections become ``StorageUnavailableError``; a missing
+    table or column (a schema behind the package) too, naming the upgrade command; deadlocks
+    and serialization failures become ``ConflictError`` (retry the unit of work).
+    """
+    original = exc.orig
+    state = getattr(original, "sqlstate", None) or ""
+    first_line = str(original).strip().splitlines()[0] if str(original).strip() else type(original)
+    if (
+        exc.connection_invalidated
+        or state.startswith(_UNAVAILABLE_STATES)
+        or (isinstance(original, psycopg.OperationalError) and not state)
+    ):
+        return StorageUnavailableError(
+            f"PostgreSQL at {where} is unavailable ({first_line}); check that the server is "
+            f"running and that the URL (or {DATABASE_URL_ENV}) points at it"
+        )
+    if state == _NO_SCHEMA_SELECTED:
+        return StorageUnavailableError(
+            f"the search path at {where} names no existing schema ({first_line}); create the "
+            "schema or fix the URL's options=-csearch_path=..."
+        )
+    if state in _SCHEMA_STATES:
+        return StorageUnavailableError(
+            f"the memory store schema at {where} is missing or behind this package "
+            f"({first_line}); run `agent db upgrade --url URL`"
+        )
+    if state in _RETRYABLE_STATES:
+        return ConflictError(
+            f"a concurrent writer conflicted with this unit of work "
+            f"({_RETRYABLE_STATES[state]}); retry it"
+        )
+    return exc
+
+
+@contextmanager
+def translated_errors(where: str) -> Iterator[None]:
+    """Re-raise driver errors as memory-core errors (see :func:`translate`)."""
+    try:
+        yield
+    except sa_exc.DBAPIError as exc:
+        translated = translate(exc, where)
+        if translated is exc:
+            raise
+        raise translated from exc
+
+
+__all__ = [
+    "DATABASE_URL_ENV",
+    "check_schema_name",
+    "create_engine",
+    "redact",
+    "resolve_url",
+    "translate",
+    "translated_errors",
+]

@@ -1,0 +1,207 @@
+"""Statement builders shared by the adapters and the index (``EXPLAIN``) tests."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.sql.elements import ColumnElement
+
+from memory_core.domain import LIVE_STATUSES, BeliefStatus, Principal, RecallQuery
+from memory_core.stores.memory import normalize_subject
+from memory_core.tokenizer import tokenize
+from memory_store_pg._rows import bind
+from memory_store_pg._schema import BELIEF_COLUMNS, LEXICAL_CONFIG, memories, traces
+
+_REGCONFIG: sa.ColumnClause[Any] = sa.literal_column(f"'{LEXICAL_CONFIG}'::regconfig")
+
+
+def owned_by(table: sa.Table, principal: Principal) -> ColumnElement[bool]:
+    """The isolation predicate: the principal's rows only."""
+    return sa.and_(
+        table.c.tenant_id == principal.tenant_id, table.c.principal_id == principal.principal_id
+    )
+
+
+def constant_in(column: sa.Column[Any], values: Iterable[str]) -> ColumnElement[bool]:
+    """``column IN ('a', 'b')`` rendered with literal constants.
+
+    Status and type values come from closed enums; as constants (not parameters) the planner
+    can prove that a query's status list implies a partial index's predicate, even in a
+    generic prepared plan.
+    """
+    constants: sa.BindParameter[list[str]] = sa.bindparam(
+        f"{column.name}_values", sorted(values), literal_execute=True, unique=True
+    )
+    return column.in_(constants)
+
+
+def insert_unless_exists(
+    table: sa.Table,
+    values: Mapping[str, Any],
+    *,
+    exists: ColumnElement[bool],
+    stamped: Mapping[str, ColumnElement[Any]] | None = None,
+) -> postgresql.Insert:
+    """``INSERT ... SELECT values WHERE NOT EXISTS (...) ON CONFLICT DO NOTHING``.
+
+    A duplicate returns no row (the caller raises ``ConflictError``) without aborting the
+    transaction, and draws nothing from a ``stamped`` sequence, as the in-memory tier checks
+    before it stamps.
+    """
+    stamped = stamped or {}
+    columns = [bind(table, name, value) for name, value in values.items()]
+    select = sa.select(*columns, *stamped.values()).where(~sa.exists().where(exists))
+    statement = postgresql.insert(table).from_select([*values, *stamped], select)
+    return statement.on_conflict_do_nothing()
+
+
+def lexical_terms(terms: Iterable[str]) -> list[str]:
+    """The distinct terms that can match, sorted: a term with no lexeme matches nothing.
+
+    Lexemes are judged by the shared tokenizer, exactly as the in-memory tier drops such terms.
+    """
+    return sorted({term for term in terms if tokenize(term)})
+
+
+def tsquery_any(terms: Iterable[str]) -> ColumnElement[Any]:
+    """``plainto_tsquery('simple', t1) || plainto_tsquery('simple', t2) || ...``.
+
+    Within a term every lexeme is required (``e-mail`` needs ``e-mail``, ``e`` and ``mail``);
+    across terms any one suffices.
+    """
+    parts = [sa.func.plainto_tsquery(_REGCONFIG, sa.literal(term, sa.Text)) for term in terms]
+    return functools.reduce(lambda left, right: left.op("||")(right), parts)
+
+
+def search_statement(query: RecallQuery) -> sa.Select[Any] | None:
+    """The search as one statement, or ``None`` when the query cannot match anything.
+
+    Predicates mirror the in-memory tier: principal, scope, status, store position, excluded
+    ids, belief types, validity at ``as_of``; with ``terms`` not ``None``, a record must match
+    a term (one ``plainto_tsquery`` per term, OR'd) or have a named subject. Newest store
+    position first, capped at ``limit``.
+    """
+    if not query.statuses:
+        return None
+    conditions: list[ColumnElement[bool]] = [
+        owned_by(memories, query.principal),
+        constant_in(memories.c.status, (s.value for s in query.statuses)),
+        memories.c.scope.in_(sorted(set(query.scopes))),
+    ]
+    if query.min_store_position:
+        conditions.append(memories.c.store_position > query.min_store_position)
+    if query.exclude_ids:
+        conditions.append(memories.c.id.not_in(sorted(query.exclude_ids)))
+    if query.belief_types is not None:
+        if not query.belief_types:
+            return None
+        conditions.append(
+            constant_in(memories.c.belief_type, (t.value for t in query.belief_types))
+        )
+    if query.as_of is not None:
+        conditions.append(memories.c.valid_from <= query.as_of)
+        conditions.append(sa.or_(memories.c.valid_to.is_(None), memories.c.valid_to > query.as_of))
+    if query.terms is not None:
+        arms: list[ColumnElement[bool]] = []
+        terms = lexical_terms(query.terms)
+        if terms:
+            arms.append(memories.c.lexical.bool_op("@@")(tsquery_any(terms)))
+        subjects = sorted({normalize_subject(subject) for subject in query.subjects})
+        if subjects:
+            arms.append(memories.c.subject_key.in_(subjects))
+        if not arms:
+            return None
+        conditions.append(sa.or_(*arms))
+    return (
+        sa.select(*BELIEF_COLUMNS)
+        .where(*conditions)
+        .order_by(memories.c.store_position.desc())
+        .limit(query.limit)
+    )
+
+
+def idle_statement(principal: Principal, evidence_before: datetime, limit: int) -> sa.Select[Any]:
+    """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+    return (
+        sa.select(*BELIEF_COLUMNS)
+        .where(
+            owned_by(memories, principal),
+            constant_in(memories.c.status, (s.value for s in LIVE_STATUSES)),
+            memories.c.last_evidence_at <= evidence_before,
+        )
+        .order_by(memories.c.last_evidence_at, memories.c.store_position)
+        .limit(limit)
+    )
+
+
+def head_position_statement(principal: Principal) -> sa.Select[Any]:
+    """The newest store position the principal has written (``NULL`` when none)."""
+    return sa.select(sa.func.max(memories.c.store_position)).where(owned_by(memories, principal))
+
+
+def list_statement(
+    principal: Principal, statuses: frozenset[BeliefStatus] | None
+) -> sa.Select[Any]:
+    """The principal's beliefs (optionally of some statuses) in store-position order."""
+    statement = sa.select(*BELIEF_COLUMNS).where(owned_by(memories, principal))
+    if statuses is not None:
+        statement = statement.where(
+            constant_in(memories.c.status, (s.value for s in statuses)) if statuses else sa.false()
+        )
+    return statement.order_by(memories.c.store_position)
+
+
+def expire_statement(now: datetime, limit: int) -> sa.Update:
+    """Null the operator tier of up to ``limit`` due traces, oldest expiry first.
+
+    The bounded id-subquery (``ix_traces_operator_expiry``) locks the rows it picks and skips
+    rows another transaction holds (a concurrent ``mark_cited`` or sweep): those are due again
+    on the next sweep.
+    """
+    due = (
+        sa.select(traces.c.tenant_id, traces.c.principal_id, traces.c.trace_id)
+        .where(sa.not_(traces.c.operator_expired), traces.c.operator_expires_at <= now)
+        .order_by(traces.c.operator_expires_at, traces.c.trace_id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+        .cte("due")
+    )
+    return (
+        sa.update(traces)
+        .where(
+            traces.c.tenant_id == due.c.tenant_id,
+            traces.c.principal_id == due.c.principal_id,
+            traces.c.trace_id == due.c.trace_id,
+        )
+        .values(
+            arm_latencies_ms=sa.null(),
+            candidate_counts=sa.null(),
+            dropped_for_budget=sa.null(),
+            operator_expired=True,
+        )
+    )
+
+
+def update_values(table: sa.Table, values: Mapping[str, Any]) -> dict[str, ColumnElement[Any]]:
+    """Typed, cast SET values for an ``UPDATE``."""
+    return {name: bind(table, name, value) for name, value in values.items()}
+
+
+__all__ = [
+    "constant_in",
+    "expire_statement",
+    "head_position_statement",
+    "idle_statement",
+    "insert_unless_exists",
+    "lexical_terms",
+    "list_statement",
+    "owned_by",
+    "search_statement",
+    "tsquery_any",
+    "update_values",
+]

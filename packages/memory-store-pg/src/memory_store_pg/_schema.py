@@ -1,0 +1,314 @@
+"""The relational schema as SQLAlchemy Core tables (what the adapters query).
+
+Every table leads with ``(tenant_id, principal_id)`` so the schema can later be distributed by
+tenant; every read filters on both. Identifiers use the ``"C"`` collation so ``ORDER BY id``
+sorts by code point, exactly as the in-memory tier's ``sorted`` does.
+
+The migrations in ``memory_store_pg.migrations`` create this schema; a test compares the two.
+Indexes and the query each one serves:
+
+``ix_memories_principal_live_position``
+    ``(tenant_id, principal_id, store_position)`` over live rows: newest-first recall without a
+    lexical predicate (snapshot, recency arm, the recall delta's ``min_store_position``).
+``ix_memories_principal_position``
+    the same over every row: ``head_position``, ``list_beliefs`` and as-of / include-superseded
+    searches that ask for non-live statuses.
+``ix_memories_principal_idle``
+    ``(tenant_id, principal_id, last_evidence_at, store_position)`` over live rows:
+    ``list_idle``, least recently evidenced first (the decay sweep's window).
+``ix_memories_lexical``
+    GIN over ``lexical``, the stored ``to_tsvector('simple', subject || ' ' || statement)``:
+    the any-term lexical arm.
+``ix_memories_principal_subject``
+    ``(tenant_id, principal_id, subject_key)``: the subject-named arm, OR'd with the GIN match.
+``ix_traces_operator_expiry``
+    ``(operator_expires_at, trace_id)`` over traces whose operator tier is still present: the
+    trace sweep's bounded id-subquery.
+``ix_sessions_open_idle``
+    ``(last_activity_at, id)`` over open sessions: the idle-session sweep.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+from memory_core.domain import LIVE_STATUSES, Authority, BeliefStatus, BeliefType, Polarity, Trust
+
+metadata = sa.MetaData()
+"""All tables of the memory store."""
+
+VERSION_TABLE = "memory_store_pg_version"
+"""Alembic's version table; named so it never collides with a host application's own."""
+
+LEXICAL_CONFIG = "simple"
+"""The text-search configuration: lowercases, never stems, has no stopwords."""
+
+LEXICAL_DOCUMENT_SQL = f"to_tsvector('{LEXICAL_CONFIG}'::regconfig, subject || ' ' || statement)"
+"""The lexical document every belief is matched on (the stored ``lexical`` column)."""
+
+_LIVE_PREDICATE = "status IN ({})".format(", ".join(f"'{s.value}'" for s in sorted(LIVE_STATUSES)))
+
+
+def _key() -> sa.Text:
+    return sa.Text(collation="C")
+
+
+def _ts() -> sa.DateTime:
+    return sa.DateTime(timezone=True)
+
+
+def _text_array() -> postgresql.ARRAY[str]:
+    return postgresql.ARRAY(sa.Text)
+
+
+def _one_of(column: str, values: list[str], name: str) -> sa.CheckConstraint:
+    listed = ", ".join(f"'{v}'" for v in values)
+    return sa.CheckConstraint(f"{column} IN ({listed})", name=name)
+
+
+def enum_values(enum: type[Trust | BeliefType | BeliefStatus | Authority | Polarity]) -> list[str]:
+    """The values of a domain enum, sorted (the check constraints list them in this order)."""
+    return sorted(member.value for member in enum)
+
+
+store_position_seq = sa.Sequence("memories_store_position_seq", metadata=metadata)
+"""Store positions: unique and increasing across every principal of the store."""
+
+event_sequence_seq = sa.Sequence("events_sequence_seq", metadata=metadata)
+"""Event sequence numbers: unique and increasing across the whole log."""
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("tenant_id", _key(), nullable=False),
+    sa.Column("principal_id", _key(), nullable=False),
+    sa.Column("event_id", _key(), nullable=False),
+    sa.Column("sequence", sa.BigInteger, nullable=False),
+    sa.Column("session_id", _key()),
+    sa.Column("run_id", _key()),
+    sa.Column("event_type", sa.Text, nullable=False),
+    sa.Column("actor", sa.Text, nullable=False),
+    sa.Column("trust", sa.Text, nullable=False),
+    # ``json`` (not ``jsonb``) keeps the payload's key order and number text exactly.
+    sa.Column("payload", postgresql.JSON(none_as_null=True), nullable=False),
+    sa.Column("created_at", _ts(), nullable=False),
+    sa.PrimaryKeyConstraint("tenant_id", "principal_id", "event_id", name="pk_events"),
+    # Ids are unique across the store, as the reference tier enforces; a tenant-distributed
+    # deployment would keep only the primary key.
+    sa.UniqueConstraint("event_id", name="uq_events_event_id"),
+    _one_of("trust", enum_values(Trust), "ck_events_trust"),
+)
+sa.Index(
+    "ix_events_principal_sequence", events.c.tenant_id, events.c.principal_id, events.c.sequence
+)
+sa.Index(
+    "ix_events_principal_session_sequence",
+    events.c.tenant_id,
+    events.c.principal_id,
+    events.c.session_id,
+    events.c.sequence,
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("tenant_id", _key(), nullable=False),
+    sa.Column("principal_id", _key(), nullable=False),
+    sa.Column("id", _key(), nullable=False),
+    sa.Column("agent", sa.Text, nullable=False),
+    sa.Column("metadata", postgresql.JSON(none_as_null=True), nullable=False),
+    sa.Column("snapshot_id", _key()),
+    sa.Column("snapshot_watermark", sa.BigInteger, nullable=False),
+    sa.Column("opened_at", _ts(), nullable=False),
+    sa.Column("last_activity_at", _ts(), nullable=False),
+    sa.Column("closed_at", _ts()),
+    sa.PrimaryKeyConstraint("tenant_id", "principal_id", "id", name="pk_sessions"),
+    sa.UniqueConstraint("id", name="uq_sessions_id"),
+)
+sa.Index(
+    "ix_sessions_open_idle",
+    sessions.c.last_activity_at,
+    sessions.c.id,
+    postgresql_where=sa.text("closed_at IS NULL"),
+)
+
+memories = sa.Table(
+    "memories",
+    metadata,
+    sa.Column("tenant_id", _key(), nullable=False),
+    sa.Column("principal_id", _key(), nullable=False),
+    sa.Column("id", _key(), nullable=False),
+    sa.Column("store_position", sa.BigInteger, nullable=False),
+    sa.Column("belief_type", sa.Text, nullable=False),
+    sa.Column("subject", sa.Text, nullable=False),
+    # normalize_subject(subject): case-folded, whitespace-collapsed (subject-named matching)
+    sa.Column("subject_key", sa.Text, nullable=False),
+    sa.Column("statement", sa.Text, nullable=False),
+    sa.Column("polarity", sa.Text, nullable=False),
+    sa.Column("scope", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("authority", sa.Text, nullable=False),
+    sa.Column("confidence", sa.Double, nullable=False),
+    sa.Column("utility", sa.Double, nullable=False),
+    sa.Column("evidence_count", sa.BigInteger, nullable=False),
+    sa.Column("source_event_ids", _text_array(), nullable=False),
+    sa.Column("source_session_id", _key()),
+    sa.Column("valid_from", _ts(), nullable=False),
+    sa.Column("valid_to", _ts()),
+    sa.Column("last_evidence_at", _ts(), nullable=False),
+    sa.Column("last_used_at", _ts()),
+    sa.Column("created_at", _ts(), nullable=False),
+    sa.Column("updated_at", _ts(), nullable=False),
+    sa.Column("supersedes", _key()),
+    sa.Column("superseded_by", _key()),
+    sa.Column("conflicts_with", _text_array(), nullable=False),
+    sa.Column("needs_review", sa.Boolean, nullable=False),
+    sa.Column("consolidation_policy_version", sa.Text, nullable=False),
+    # The lexical document, stored so that a recheck or a filter never re-parses the text.
+    sa.Column(
+        "lexical",
+        postgresql.TSVECTOR,
+        sa.Computed(LEXICAL_DOCUMENT_SQL, persisted=True),
+        nullable=False,
+    ),
+    sa.PrimaryKeyConstraint("tenant_id", "principal_id", "id", name="pk_memories"),
+    sa.UniqueConstraint("id", name="uq_memories_id"),
+    _one_of("belief_type", enum_values(BeliefType), "ck_memories_belief_type"),
+    _one_of("polarity", enum_values(Polarity), "ck_memories_polarity"),
+    _one_of("status", enum_values(BeliefStatus), "ck_memories_status"),
+    _one_of("authority", enum_values(Authority), "ck_memories_authority"),
+)
+sa.Index(
+    "ix_memories_principal_live_position",
+    memories.c.tenant_id,
+    memories.c.principal_id,
+    memories.c.store_position,
+    postgresql_where=sa.text(_LIVE_PREDICATE),
+)
+sa.Index(
+    "ix_memories_principal_position",
+    memories.c.tenant_id,
+    memories.c.principal_id,
+    memories.c.store_position,
+    unique=True,
+)
+sa.Index(
+    "ix_memories_principal_idle",
+    memories.c.tenant_id,
+    memories.c.principal_id,
+    memories.c.last_evidence_at,
+    memories.c.store_position,
+    postgresql_where=sa.text(_LIVE_PREDICATE),
+)
+sa.Index(
+    "ix_memories_principal_subject",
+    memories.c.tenant_id,
+    memories.c.principal_id,
+    memories.c.subject_key,
+)
+
+sa.Index(
+    "ix_memories_lexical",
+    memories.c.lexical,
+    postgresql_using="gin",
+    # Every write goes straight into the index: recall reads far more often than formation
+    # writes, and a pending list would be scanned in full by every lexical query until vacuum.
+    postgresql_with={"fastupdate": "off"},
+)
+
+BELIEF_COLUMNS: tuple[sa.Column[Any], ...] = tuple(
+    column for column in memories.c if column.name not in ("subject_key", "lexical")
+)
+"""The columns a belief record is read from."""
+
+traces = sa.Table(
+    "recall_traces",
+    metadata,
+    sa.Column("tenant_id", _key(), nullable=False),
+    sa.Column("principal_id", _key(), nullable=False),
+    sa.Column("trace_id", _key(), nullable=False),
+    sa.Column("session_id", _key()),
+    sa.Column("run_id", _key()),
+    sa.Column("turn_id", _key()),
+    sa.Column("moment", sa.Text, nullable=False),
+    sa.Column("policy_version", sa.Text, nullable=False),
+    sa.Column("created_at", _ts(), nullable=False),
+    sa.Column("returned", _text_array(), nullable=False),
+    sa.Column("beliefs", postgresql.JSON(none_as_null=True), nullable=False),
+    sa.Column("cited", _text_array(), nullable=False),
+    sa.Column("blocked", _text_array(), nullable=False),
+    sa.Column("candidate_total", sa.BigInteger, nullable=False),
+    sa.Column("returned_count", sa.BigInteger, nullable=False),
+    sa.Column("dropped_count", sa.BigInteger, nullable=False),
+    sa.Column("rendered_tokens", sa.BigInteger, nullable=False),
+    sa.Column("user_expires_at", _ts()),
+    sa.Column("arm_latencies_ms", postgresql.JSON(none_as_null=True)),
+    sa.Column("candidate_counts", postgresql.JSON(none_as_null=True)),
+    sa.Column("dropped_for_budget", _text_array()),
+    sa.Column("operator_expires_at", _ts()),
+    sa.Column("operator_expired", sa.Boolean, nullable=False),
+    sa.PrimaryKeyConstraint("tenant_id", "principal_id", "trace_id", name="pk_recall_traces"),
+    sa.UniqueConstraint("trace_id", name="uq_recall_traces_trace_id"),
+)
+sa.Index(
+    "ix_traces_operator_expiry",
+    traces.c.operator_expires_at,
+    traces.c.trace_id,
+    postgresql_where=sa.text("NOT operator_expired AND operator_expires_at IS NOT NULL"),
+)
+
+formation_watermarks = sa.Table(
+    "formation_watermarks",
+    metadata,
+    sa.Column("tenant_id", _key(), nullable=False),
+    sa.Column("principal_id", _key(), nullable=False),
+    sa.Column("session_id", _key(), nullable=False),
+    sa.Column("sequence", sa.BigInteger, nullable=False),
+    sa.PrimaryKeyConstraint(
+        "tenant_id", "principal_id", "session_id", name="pk_formation_watermarks"
+    ),
+)
+
+rejections = sa.Table(
+    "rejections",
+    metadata,
+    sa.Column("tenant_id", _key(), nullable=False),
+    sa.Column("principal_id", _key(), nullable=False),
+    sa.Column("belief_id", _key(), nullable=False),
+    sa.Column("belief_type", sa.Text, nullable=False),
+    sa.Column("subject", sa.Text, nullable=False),
+    sa.Column("statement", sa.Text, nullable=False),
+    sa.Column("polarity", sa.Text, nullable=False),
+    sa.Column("rejected_at", _ts(), nullable=False),
+    sa.Column("reason", sa.Text),
+    sa.PrimaryKeyConstraint("tenant_id", "principal_id", "belief_id", name="pk_rejections"),
+    _one_of("belief_type", enum_values(BeliefType), "ck_rejections_belief_type"),
+    _one_of("polarity", enum_values(Polarity), "ck_rejections_polarity"),
+)
+sa.Index(
+    "ix_rejections_principal_rejected",
+    rejections.c.tenant_id,
+    rejections.c.principal_id,
+    rejections.c.rejected_at,
+    rejections.c.belief_id,
+)
+
+__all__ = [
+    "BELIEF_COLUMNS",
+    "LEXICAL_CONFIG",
+    "LEXICAL_DOCUMENT_SQL",
+    "VERSION_TABLE",
+    "enum_values",
+    "event_sequence_seq",
+    "events",
+    "formation_watermarks",
+    "memories",
+    "metadata",
+    "rejections",
+    "sessions",
+    "store_position_seq",
+    "traces",
+]

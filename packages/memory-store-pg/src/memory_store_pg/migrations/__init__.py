@@ -1,0 +1,1 @@
+"""Alembic migrations of the memory store (script location ``memory_store_pg:migrations``)."""
