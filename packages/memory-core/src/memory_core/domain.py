@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from memory_core.errors import UsageError
 from memory_core.ids import short_id
+
+
+def _to_utc(value: datetime) -> datetime:
+    return value.astimezone(UTC)
+
+
+UtcDatetime = Annotated[AwareDatetime, AfterValidator(_to_utc)]
+"""A timezone-aware instant, normalised to UTC (a naive datetime is refused)."""
+
 
 JsonValue = Any
 """A JSON-serialisable value (event payloads)."""
@@ -148,7 +158,7 @@ class Event(_Record):
     actor: str = Field(min_length=1)
     trust: Trust
     payload: dict[str, JsonValue] = Field(default_factory=dict)
-    created_at: AwareDatetime
+    created_at: UtcDatetime
 
     @property
     def principal(self) -> Principal:
@@ -177,9 +187,9 @@ class Session(_Record):
     metadata: SessionMetadata = Field(default_factory=SessionMetadata)
     snapshot_id: str | None = None
     snapshot_watermark: int = Field(default=0, ge=0)
-    opened_at: AwareDatetime
-    last_activity_at: AwareDatetime
-    closed_at: AwareDatetime | None = None
+    opened_at: UtcDatetime
+    last_activity_at: UtcDatetime
+    closed_at: UtcDatetime | None = None
 
     @property
     def principal(self) -> Principal:
@@ -210,12 +220,12 @@ class Belief(_Record):
     evidence_count: int = Field(default=1, ge=1)
     source_event_ids: tuple[str, ...] = Field(min_length=1)
     source_session_id: str | None = None
-    valid_from: AwareDatetime
-    valid_to: AwareDatetime | None = None
-    last_evidence_at: AwareDatetime
-    last_used_at: AwareDatetime | None = None
-    created_at: AwareDatetime
-    updated_at: AwareDatetime
+    valid_from: UtcDatetime
+    valid_to: UtcDatetime | None = None
+    last_evidence_at: UtcDatetime
+    last_used_at: UtcDatetime | None = None
+    created_at: UtcDatetime
+    updated_at: UtcDatetime
     store_position: int = Field(default=0, ge=0)
     supersedes: str | None = None
     superseded_by: str | None = None
@@ -256,7 +266,7 @@ class RecallQuery(_Record):
     principal: Principal
     scopes: tuple[str, ...]
     statuses: frozenset[BeliefStatus] = LIVE_STATUSES
-    as_of: AwareDatetime | None = None
+    as_of: UtcDatetime | None = None
     min_store_position: int = Field(default=0, ge=0)
     terms: tuple[str, ...] | None = None
     subjects: tuple[str, ...] = ()
@@ -299,7 +309,7 @@ class RecallTrace(_Record):
     turn_id: str | None = None
     moment: RecallMoment
     policy_version: str
-    created_at: AwareDatetime
+    created_at: UtcDatetime
     # user-safe tier
     returned: tuple[str, ...] = ()
     beliefs: tuple[TracedBelief, ...] = ()
@@ -309,12 +319,12 @@ class RecallTrace(_Record):
     returned_count: int = Field(default=0, ge=0)
     dropped_count: int = Field(default=0, ge=0)
     rendered_tokens: int = Field(default=0, ge=0)
-    user_expires_at: AwareDatetime | None = None
+    user_expires_at: UtcDatetime | None = None
     # operator tier (nulled when operator_expires_at passes)
     arm_latencies_ms: dict[str, float] | None = None
     candidate_counts: dict[str, int] | None = None
     dropped_for_budget: tuple[str, ...] | None = None
-    operator_expires_at: AwareDatetime | None = None
+    operator_expires_at: UtcDatetime | None = None
     operator_expired: bool = False
 
     @property
@@ -333,5 +343,5 @@ class Rejection(_Record):
     subject: str
     statement: str
     polarity: Polarity = Polarity.ASSERT
-    rejected_at: AwareDatetime
+    rejected_at: UtcDatetime
     reason: str | None = None

@@ -180,8 +180,11 @@ class InMemoryMemoryStore:
         self._head: dict[_Key, int] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
+        # Re-validate at the store boundary: ``model_copy`` updates skip pydantic validation.
+        stamped = Belief.model_validate(
+            {**belief.model_dump(), "store_position": self._position + 1}
+        )
         self._position += 1
-        stamped = belief.model_copy(update={"store_position": self._position})
         self._head[_key(belief.principal)] = self._position
         return stamped
 
