@@ -65,6 +65,12 @@ def _check_limit(limit: int, what: str) -> int:
     return limit
 
 
+def _revalidated(belief: Belief) -> Belief:
+    # ``model_copy(update=...)`` skips validation; the store boundary validates again (as the
+    # reference tier does), so an invalid update is refused before it reaches a row.
+    return Belief.model_validate(belief.model_dump())
+
+
 class PostgresEventLog:
     """The event log: ``sequence`` comes from ``events_sequence_seq``."""
 
@@ -196,6 +202,7 @@ class PostgresMemoryStore:
 
     def put(self, belief: Belief) -> Belief:
         """Insert a new belief with a fresh store position; a known id is a ``ConflictError``."""
+        belief = _revalidated(belief)
         statement = insert_unless_exists(
             memories,
             belief_values(belief),
@@ -210,6 +217,7 @@ class PostgresMemoryStore:
 
     def update(self, belief: Belief) -> Belief:
         """Replace an existing belief of the same principal; it takes a fresh position."""
+        belief = _revalidated(belief)
         values = update_values(memories, belief_values(belief))
         statement = (
             sa.update(memories)
