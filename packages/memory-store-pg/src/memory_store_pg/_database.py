@@ -66,11 +66,6 @@ class Database:
             f"memory_store_pg.unit.{id(self):x}", default=None
         )
 
-    @property
-    def in_unit(self) -> bool:
-        """True inside an open unit of work."""
-        return self._unit.get() is not None
-
     @contextmanager
     def unit_of_work(self) -> Iterator[None]:
         """One transaction for everything the block writes.

@@ -105,7 +105,8 @@ def translate(exc: sa_exc.DBAPIError, where: str) -> Exception:
     """
     original = exc.orig
     state = getattr(original, "sqlstate", None) or ""
-    first_line = str(original).strip().splitlines()[0] if str(original).strip() else type(original)
+    text = str(original).strip()
+    first_line = text.splitlines()[0] if text else type(original).__name__
     if (
         exc.connection_invalidated
         or state.startswith(_UNAVAILABLE_STATES)

@@ -100,7 +100,8 @@ class PostgresStorage:
         """One transaction: everything the block writes commits together or not at all.
 
         Inside the block every adapter call of this context (thread or task) uses the unit's
-        connection; a nested unit joins the outer one. An exception rolls everything back.
+        connection. An exception rolls the unit back; a nested unit is a savepoint, so an
+        exception leaving it undoes only its own writes.
         """
         return self._db.unit_of_work()
 
@@ -151,11 +152,13 @@ def temporary_storage(database_url: str | None = None, **options: Any) -> Iterat
     """
     schema = f"memory_tmp_{uuid.uuid4().hex[:16]}"
     upgrade(database_url, schema=schema)
-    storage = PostgresStorage(database_url, schema=schema, **options)
     try:
-        yield storage
+        storage = PostgresStorage(database_url, schema=schema, **options)
+        try:
+            yield storage
+        finally:
+            storage.close()
     finally:
-        storage.close()
         url = resolve_url(database_url)
         engine = create_engine(url, poolclass=sa.NullPool)
         try:
