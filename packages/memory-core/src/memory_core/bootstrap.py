@@ -30,6 +30,14 @@ from memory_core.clock import Clock, FixedClock, SystemClock, require_aware
 from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, RecallTrace
 from memory_core.errors import NotFoundError, StorageUnavailableError, UsageError
 from memory_core.formation import ConsolidationResult, Extractor, GovernedMemoryService
+from memory_core.formation.selection import (
+    SelectionAudit,
+    SelectionMode,
+    default_evidence_dir,
+    parse_selection_mode,
+    select_extractor,
+    selection_mode_from_env,
+)
 from memory_core.ids import IdFactory, RandomIdFactory, SequentialIdFactory
 from memory_core.maintenance import MaintenanceWorker
 from memory_core.ports import EventLog, Storage
@@ -242,6 +250,8 @@ class Composition:
     sessions: SessionService
     runs: RunService
     memory: MemoryAPI
+    formation_selection: SelectionAudit | None = None
+    """Which formation extractor was selected and why (``None`` when one was passed in)."""
 
     @property
     def events(self) -> EventLog:
@@ -282,6 +292,9 @@ def build(
     policy_profile: PolicyProfile | str | Path | None = None,
     context_plan_overlay: Path | str | Mapping[str, Any] | None = None,
     extractor: Extractor | None = None,
+    formation_model: Model | None = None,
+    formation_mode: SelectionMode | str | None = None,
+    evidence_dir: Path | str | None = None,
     completion_hooks: Sequence[CompletionHook] = (),
 ) -> Composition:
     """Build a composition: the one entry point for the bench, the CLI and downstream agents.
@@ -303,13 +316,21 @@ def build(
         policy_profile: A shipped profile name, a YAML path or a ``PolicyProfile``; its
             compiled version (after ``limits``/``enabled_tools``) is recorded on every run.
         context_plan_overlay: An overlay over the shipped context plan (``plan.yaml``).
-        extractor: The formation extractor (formation's deterministic one when ``None``).
+        extractor: An explicit formation extractor; bypasses provider selection.
+        formation_model: The model provider-assisted formation would use. Without one,
+            formation is deterministic whatever the mode.
+        formation_mode: Provider selection ``auto`` (default; ``MEMORY_FORMATION_PROVIDER``),
+            ``required`` or ``off``: ``auto`` uses the provider only when bundled evidence for
+            the current provider policy version and this model exists.
+        evidence_dir: Where bundled evidence lives (default: ``MEMORY_EVIDENCE_DIR`` or the
+            nearest ``evidence/`` directory).
         completion_hooks: Callables run after every run completes.
 
     Raises:
         UsageError: conflicting or invalid arguments (both script and model, a naive
             ``fixed_clock_at``, an unknown tool or profile key).
         StorageUnavailableError: the named storage backend is not installed.
+        ProviderEvidenceRequiredError: ``formation_mode="required"`` without matching evidence.
     """
     if script is not None and model is not None:
         raise UsageError("pass script= or model=, not both")
@@ -334,6 +355,21 @@ def build(
             raise UsageError("database_url applies to a named backend, not a Storage instance")
         tier = storage
 
+    if extractor is not None:
+        selection: SelectionAudit | None = None
+    else:
+        if formation_mode is None:
+            mode = selection_mode_from_env()
+        elif isinstance(formation_mode, SelectionMode):
+            mode = formation_mode
+        else:
+            mode = parse_selection_mode(formation_mode)
+        chosen = select_extractor(
+            mode,
+            model=formation_model,
+            evidence_dir=Path(evidence_dir) if evidence_dir is not None else default_evidence_dir(),
+        )
+        extractor, selection = chosen.extractor, chosen.audit
     service = GovernedMemoryService(
         storage=tier,
         clock=clock,
@@ -384,4 +420,5 @@ def build(
         sessions=sessions,
         runs=runs,
         memory=memory,
+        formation_selection=selection,
     )
