@@ -30,6 +30,7 @@ from memory_core.formation.hazards import (
     is_hazardous,
     screen_turn,
 )
+from memory_core.formation.provider import ProviderCounters, ProviderExtractor
 from memory_core.formation.resolver import (
     DEFAULT_RULES,
     Ledger,
@@ -37,6 +38,15 @@ from memory_core.formation.resolver import (
     ResolutionRule,
     Resolver,
     belief_key,
+)
+from memory_core.formation.selection import (
+    ExtractorSelection,
+    ProviderEvidenceRequiredError,
+    ProviderFormationEvidence,
+    SelectionAudit,
+    SelectionMode,
+    SelectionReason,
+    select_extractor,
 )
 from memory_core.formation.service import (
     MEMORY_FORMED,
@@ -69,15 +79,23 @@ __all__ = [
     "ConsolidationResult",
     "DeterministicExtractor",
     "Extractor",
+    "ExtractorSelection",
     "GovernedMemoryService",
     "HazardKind",
     "HazardRule",
     "Ledger",
+    "ProviderCounters",
+    "ProviderEvidenceRequiredError",
+    "ProviderExtractor",
+    "ProviderFormationEvidence",
     "Refusal",
     "Resolution",
     "ResolutionRule",
     "Resolver",
     "ScreenedTurn",
+    "SelectionAudit",
+    "SelectionMode",
+    "SelectionReason",
     "Turn",
     "belief_key",
     "find_hazards",
@@ -88,5 +106,6 @@ __all__ = [
     "message_text",
     "read_clause",
     "screen_turn",
+    "select_extractor",
     "sentence_forms_nothing",
 ]
