@@ -26,7 +26,7 @@ from memory_core import (
     Session,
     StorageUnavailableError,
 )
-from memory_store_pg import PostgresStorage
+from memory_store_pg import PostgresStorage, upgrade
 
 pytestmark = pytest.mark.postgres
 
@@ -182,3 +182,65 @@ def test_a_process_killed_mid_unit_leaves_no_partial_belief(
     assert [b.id for b in pg.memories.list_beliefs(ALICE)] == ["before-the-unit"]
     with pg.unit_of_work():  # the dead session's principal lock was released with it
         assert pg.memories.get(ALICE, "inside-the-unit-1") is None
+
+
+_KILLED_CONSOLIDATION = textwrap.dedent(
+    """
+    import sys
+    from datetime import UTC, datetime
+
+    from memory_core.bootstrap import build
+
+    composition = build(
+        storage="postgres", database_url=sys.argv[1], sequential_ids=True,
+        fixed_clock_at=datetime(2026, 3, 2, 9, 0, tzinfo=UTC),
+    )
+    principal = composition.sessions.default_principal
+    session = composition.sessions.create(agent="assistant", metadata={})
+    composition.sessions.record_user_message(
+        session.id, "I live in Portland. I prefer concise answers. My manager is Dana."
+    )
+    print(principal.tenant_id, principal.principal_id, session.id, flush=True)
+
+    memories = composition.storage.memories
+    put = memories.put
+
+    def put_then_stall(belief):
+        stored = put(belief)
+        print("mid-consolidation", flush=True)
+        sys.stdin.readline()  # the parent kills us here, one belief into the unit
+        return stored
+
+    memories.put = put_then_stall
+    composition.sessions.close(session.id)
+    """
+)
+
+
+def test_a_process_killed_mid_consolidation_leaves_no_partial_belief(
+    empty_schema: str, schema_url: Callable[[str], str]
+) -> None:
+    upgrade(schema_url(empty_schema))
+    worker = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_CONSOLIDATION, schema_url(empty_schema)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert worker.stdout is not None
+        tenant_id, principal_id, session_id = worker.stdout.readline().split()
+        assert worker.stdout.readline().strip() == "mid-consolidation"
+    finally:
+        worker.kill()
+        worker.wait()
+
+    principal = Principal(tenant_id, principal_id)
+    storage = PostgresStorage(schema_url(empty_schema))
+    try:
+        assert storage.events.read_session(principal, session_id)  # committed before the unit
+        with storage.unit_of_work():  # waits for the killed session's lock to go
+            assert storage.memories.list_beliefs(principal) == []
+            assert storage.formation.watermark(principal, session_id) == 0
+    finally:
+        storage.close()
