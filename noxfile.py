@@ -66,3 +66,28 @@ def evidence(session: nox.Session) -> None:
     if base_url:
         args += ["--base-url", base_url]
     session.run("agent", "eval", "memory-formation", *args, "--table", "never", *session.posargs)
+
+
+@nox.session(default=False)
+def bench_live(session: nox.Session) -> None:
+    """The benchmark's live arm (operator-run: a real model, USD 4.00 ceiling per invocation).
+
+    Spends nothing unless ``RUN_LIVE_MODEL_TESTS=1``. Reads ``MEMORY_MODEL``,
+    ``MEMORY_MODEL_BASE_URL`` and ``MEMORY_MODEL_API_KEY`` (and ``MEMORY_MODEL_PRICES`` for a
+    model the shipped catalog does not price). Publishes
+    ``evidence/memory-benchmark-live-<commit>.json`` only when every pass condition holds and
+    never overwrites it; extra arguments pass to ``agent eval memory-benchmark``, e.g.
+    ``nox -s bench_live -- --policy-profile no-tools``.
+    """
+    _sync(session)
+    args = list(session.posargs)
+    if "--build-ref" not in args:
+        head = session.run("git", "rev-parse", "HEAD", external=True, silent=True)
+        ref = str(head or "").strip()
+        if not ref:
+            session.error("cannot resolve the commit; pass -- --build-ref SHA")
+        args += ["--build-ref", ref]
+    if "--output" not in args:
+        ref = args[args.index("--build-ref") + 1]
+        args += ["--output", os.path.join("evidence", f"memory-benchmark-live-{ref[:12]}.json")]
+    session.run("agent", "eval", "memory-benchmark", "--no-deterministic-only", *args)

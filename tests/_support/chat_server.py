@@ -7,7 +7,12 @@ Usage::
         server.enqueue(reply_error(429))
         model = OpenAICompatibleModel(model="gpt-4o-mini", base_url=server.base_url)
 
-When the queue is empty the server repeats ``default`` (a reply) or answers 500.
+When the queue is empty the server repeats ``default`` (a reply) or answers 500. A server given
+a ``responder`` (a callable from the request's JSON payload to a reply) answers from it whenever
+the queue is empty, so a test can still inject scripted failures ahead of a content-aware model::
+
+    server = ChatServer(responder=lambda payload: reply_text(answer_from(payload["messages"])))
+    server.enqueue(reply_error(429))        # the first request fails, later ones are answered
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -106,6 +112,7 @@ class ChatServer:
     """Threaded HTTP server answering ``POST /chat/completions`` (and ``/v1/...``) from a queue."""
 
     default: Reply | None = None
+    responder: Callable[[dict[str, Any]], Reply] | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
     _queue: deque[Reply] = field(default_factory=deque)
     _server: ThreadingHTTPServer | None = None
@@ -128,6 +135,14 @@ class ChatServer:
                 return self._queue.popleft()
         return self.default if self.default is not None else reply_error(500, "script empty")
 
+    def _answer(self, payload: dict[str, Any]) -> Reply:
+        """The reply to ``payload``: queued replies first, then the responder (when set)."""
+        if self.responder is None:
+            return self._next()
+        with self._lock:
+            queued = self._queue.popleft() if self._queue else None
+        return queued if queued is not None else self.responder(payload)
+
     def start(self) -> ChatServer:
         """Bind to an ephemeral port on 127.0.0.1 and serve in a daemon thread."""
         owner = self
@@ -145,7 +160,7 @@ class ChatServer:
                     self.send_response(404)
                     self.end_headers()
                     return
-                reply = owner._next()
+                reply = owner._answer(payload)
                 if reply.delay_seconds:
                     time.sleep(reply.delay_seconds)
                 data = (reply.raw if reply.raw is not None else json.dumps(reply.body)).encode()

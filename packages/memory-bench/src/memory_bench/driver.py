@@ -36,6 +36,12 @@ every belief of the principal, so a belief that formed at any point is counted.
 
 The arm is a function of the corpus and the code: in-memory storage by default, a fixed clock,
 sequential ids and a scripted model that never sees a network.
+
+The live arm reuses the same loop through three hooks: :func:`prepare_scenario` (the composition
+once its sessions are consolidated and maintenance has run, optionally with a real ``model`` and
+an explicit policy profile), :func:`run_probe` (one probe, optionally with another prompt,
+returning the ``Run`` record and the run's own events beside the probe's row), and
+:func:`score_scenario_formation`. ``run_scenario`` is exactly those three in sequence.
 """
 
 from __future__ import annotations
@@ -71,7 +77,8 @@ from memory_core.runtime.events import (
     MODEL_CALLED,
     SESSION_CLOSED,
 )
-from memory_core.runtime.policy_profile import RunLimits
+from memory_core.runtime.model import Model
+from memory_core.runtime.policy_profile import PolicyProfile, RunLimits
 from memory_core.runtime.run import Run
 from memory_core.runtime.scripted import FakeModelScript, ScriptedTurn
 
@@ -173,27 +180,76 @@ def _all_events(composition: bootstrap.Composition, event_types: Sequence[str]) 
         cursor = page[-1].sequence
 
 
-def run_scenario(
+@dataclass(frozen=True, kw_only=True)
+class PreparedScenario:
+    """A scenario's composition once its sessions are consolidated and maintenance has run.
+
+    Attributes:
+        scenario: The scenario it was built for.
+        composition: Its composition; the clock stands after the last session, before the
+            first probe's advance. The caller closes it (``composition.close()``).
+        dropped_for_ceiling: Candidates the sessions' consolidations dropped for the ceiling.
+    """
+
+    scenario: BenchmarkScenario
+    composition: bootstrap.Composition
+    dropped_for_ceiling: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProbeOutcome:
+    """One probe asked through the driver's loop.
+
+    Attributes:
+        metrics: The probe's scored row.
+        run: The ``Run`` record the runtime returned.
+        events: The run's own events, in order (``run.started`` .. ``run.completed``).
+    """
+
+    metrics: ProbeMetrics
+    run: Run
+    events: tuple[Event, ...]
+
+
+def prepare_scenario(
     scenario: BenchmarkScenario,
     *,
     storage: str | StorageFactory = "memory",
     database_url: str | None = None,
     extractor_factory: ExtractorFactory = DeterministicExtractor,
-) -> tuple[ScenarioMetrics, tuple[ProbeMetrics, ...]]:
-    """Drive one scenario through its own composition and score it."""
+    model: Model | None = None,
+    policy_profile: PolicyProfile | None = None,
+) -> PreparedScenario:
+    """Build a scenario's composition, consolidate each session and run maintenance once.
+
+    Args:
+        scenario: The scenario to lay on the fixed clock.
+        storage: ``"memory"``, a backend name, or a factory of a fresh storage per scenario.
+        database_url: URL for a named database backend.
+        extractor_factory: Builds the composition's formation extractor.
+        model: Answer probe runs with this model instead of the scripted acknowledgement (the
+            live arm's real model).
+        policy_profile: The runtime policy of probe runs, used as given; ``None`` is the
+            deterministic arm's ``PROBE_POLICY_PROFILE`` with ``PROBE_TOOLS`` and
+            ``PROBE_RUN_LIMITS``.
+    """
     tier: str | Storage = storage if isinstance(storage, str) else storage(scenario)
+    script = (
+        None
+        if model is not None
+        else FakeModelScript(turns=[ScriptedTurn(text=PROBE_ACK_TEXT)], on_exhausted="repeat_last")
+    )
     composition = bootstrap.build(
         storage=tier,
         database_url=database_url,
-        script=FakeModelScript(
-            turns=[ScriptedTurn(text=PROBE_ACK_TEXT)], on_exhausted="repeat_last"
-        ),
+        script=script,
+        model=model,
         principal=EVAL_PRINCIPAL,
         fixed_clock_at=scenario.start_at,
         sequential_ids=True,
-        enabled_tools=PROBE_TOOLS,
-        limits=PROBE_RUN_LIMITS,
-        policy_profile=PROBE_POLICY_PROFILE,
+        enabled_tools=PROBE_TOOLS if policy_profile is None else None,
+        limits=PROBE_RUN_LIMITS if policy_profile is None else None,
+        policy_profile=PROBE_POLICY_PROFILE if policy_profile is None else policy_profile,
         extractor=extractor_factory(),
     )
     try:
@@ -214,30 +270,74 @@ def run_scenario(
             dropped_for_ceiling += result.dropped_for_ceiling
 
         composition.maintenance_factory().run_once()
-
-        rows = [_run_probe(composition, scenario, probe) for probe in scenario.probes]
-
-        dropped_for_ceiling += _closed_sessions_dropped(_all_events(composition, [SESSION_CLOSED]))
-        beliefs = composition.memory.list_memories(
-            statuses=frozenset(BeliefStatus), principal=EVAL_PRINCIPAL
-        )
-        formation = score_formation(scenario, beliefs, dropped_for_ceiling=dropped_for_ceiling)
-        return ScenarioMetrics(scenario_id=scenario.id, formation=formation), tuple(rows)
-    finally:
+    except BaseException:
         composition.close()
+        raise
+    return PreparedScenario(
+        scenario=scenario, composition=composition, dropped_for_ceiling=dropped_for_ceiling
+    )
 
 
-def _run_probe(
-    composition: bootstrap.Composition, scenario: BenchmarkScenario, probe: BenchmarkProbe
-) -> ProbeMetrics:
+def score_scenario_formation(prepared: PreparedScenario) -> ScenarioMetrics:
+    """Score formation over every belief of the principal, any status (after the last probe)."""
+    composition = prepared.composition
+    dropped_for_ceiling = prepared.dropped_for_ceiling + _closed_sessions_dropped(
+        _all_events(composition, [SESSION_CLOSED])
+    )
+    beliefs = composition.memory.list_memories(
+        statuses=frozenset(BeliefStatus), principal=EVAL_PRINCIPAL
+    )
+    formation = score_formation(prepared.scenario, beliefs, dropped_for_ceiling=dropped_for_ceiling)
+    return ScenarioMetrics(scenario_id=prepared.scenario.id, formation=formation)
+
+
+def run_scenario(
+    scenario: BenchmarkScenario,
+    *,
+    storage: str | StorageFactory = "memory",
+    database_url: str | None = None,
+    extractor_factory: ExtractorFactory = DeterministicExtractor,
+) -> tuple[ScenarioMetrics, tuple[ProbeMetrics, ...]]:
+    """Drive one scenario through its own composition and score it."""
+    prepared = prepare_scenario(
+        scenario, storage=storage, database_url=database_url, extractor_factory=extractor_factory
+    )
+    try:
+        rows = [run_probe(prepared, probe).metrics for probe in scenario.probes]
+        return score_scenario_formation(prepared), tuple(rows)
+    finally:
+        prepared.composition.close()
+
+
+def run_probe(
+    prepared: PreparedScenario, probe: BenchmarkProbe, *, prompt: str | None = None
+) -> ProbeOutcome:
+    """Advance the clock by the probe's advance, ask it in a fresh session and score it.
+
+    Args:
+        prepared: The scenario's composition, its clock standing before this probe's advance.
+        probe: The probe to ask.
+        prompt: The prompt to submit (default: the bare question, as the deterministic arm
+            asks it; the live arm appends the corpus's probe instruction).
+    """
+    composition = prepared.composition
     composition.advance(probe.advance_seconds)
     live = composition.memory.list_memories(statuses=LIVE_STATUSES, principal=EVAL_PRINCIPAL)
     view = composition.sessions.create(
         EVAL_PRINCIPAL, "general", {"project_scope": probe.project_scope}
     )
-    run = composition.runs.submit(probe.question, view.id, principal=EVAL_PRINCIPAL)
+    run = composition.runs.submit(
+        probe.question if prompt is None else prompt, view.id, principal=EVAL_PRINCIPAL
+    )
     observation = _probe_observation(composition, run, live, view.id)
-    return score_probe(probe, scenario, observation)
+    events = tuple(
+        event
+        for event in composition.events.read_session(EVAL_PRINCIPAL, view.id)
+        if event.run_id == run.run_id
+    )
+    return ProbeOutcome(
+        metrics=score_probe(probe, prepared.scenario, observation), run=run, events=events
+    )
 
 
 def run_deterministic_benchmark(
@@ -308,8 +408,13 @@ __all__ = [
     "PROBE_RUN_LIMITS",
     "PROBE_TOOLS",
     "ExtractorFactory",
+    "PreparedScenario",
+    "ProbeOutcome",
     "StorageFactory",
     "extractor_name",
+    "prepare_scenario",
     "run_deterministic_benchmark",
+    "run_probe",
     "run_scenario",
+    "score_scenario_formation",
 ]

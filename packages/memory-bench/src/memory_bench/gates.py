@@ -93,15 +93,15 @@ GATES: tuple[Gate, ...] = (
         "bench_evidence_publish",
         "case",
         "live evidence exists only when every pass condition held",
-        False,
+        True,
     ),
-    _spec(8, "bench_cost_ceiling", "case", "the live arm stops before its ceiling", False),
+    _spec(8, "bench_cost_ceiling", "case", "the live arm stops before its ceiling", True),
     _spec(
         9,
         "bench_external_adapters",
         "structural",
         "external adapters map their datasets without vendoring them",
-        False,
+        True,
     ),
     _spec(
         10, "profiles_wired", "structural", "memory profiles are loaded and mirror defaults", True

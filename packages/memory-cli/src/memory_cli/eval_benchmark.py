@@ -1,9 +1,13 @@
-"""``agent eval memory-benchmark``: the deterministic arm against the checked-in baseline.
+"""``agent eval memory-benchmark``: the deterministic arm against the checked-in baseline, and
+the live arm that publishes evidence.
 
 ::
 
     agent eval memory-benchmark --deterministic-only
         [--corpus PATH] [--baseline PATH] [--write-baseline PATH] [--build-ref REF]
+    agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
+        [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
+        [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
 
 Runs the corpus (the checked-in ``corpus/memory-benchmark.v1.json`` by default) through the
 deterministic arm, prints the result document as JSON on stdout and a rich summary on stderr,
@@ -16,9 +20,21 @@ anything runs (re-recording is an explicit delete, then a write), and a run whos
 zeros do not hold (a protected fragment formed or rendered, a currency violation, a false
 transfer, an abstention leak) is not recorded.
 
-Exit status: 0 on a pass, 1 on drift, a regression or a refused recording, 2 on a usage error
-(including an ``--output``, which the deterministic arm refuses: it publishes no evidence).
-The benchmark package is imported lazily, inside the handler.
+The live arm (``--no-deterministic-only``) runs only when ``RUN_LIVE_MODEL_TESTS=1`` (otherwise it
+prints a skip document and exits 0 without building a model). It asks every probe with and
+without memory through an OpenAI-compatible chat-completions model (``--model`` or
+``MEMORY_MODEL``, ``--base-url`` or ``MEMORY_MODEL_BASE_URL``, key from ``MEMORY_MODEL_API_KEY``,
+prices from the shipped catalog with ``--prices`` or ``MEMORY_MODEL_PRICES`` over it), under
+the USD 4.00 pre-admission ceiling, and writes the evidence to ``--output`` only when every pass
+condition holds. An existing ``--output`` is refused before anything is spent. ``--policy-profile``
+names the runtime policy (a shipped name or a YAML file; default: the deterministic arm's probe
+policy) and ``--model-policy`` a YAML file replacing its ``model`` section (e.g.
+``max_output_tokens: 512`` for a small local context window). The result document is printed on
+stdout; the one-line summary, one line per incomplete run and each failed condition on stderr.
+
+Exit status: 0 on a pass or a clean live skip, 1 on drift, a regression, a refused recording or
+a live failure, 2 on a usage error (including an ``--output``, which the deterministic arm
+refuses: it publishes no evidence). The benchmark package is imported lazily, inside the handler.
 """
 
 from __future__ import annotations
@@ -64,10 +80,38 @@ def resolve_build_ref(cwd: Path | None = None) -> str:
     return f"{head}+dirty" if status else head or "unknown"
 
 
+LIVE_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("model", "--model"),
+    ("base_url", "--base-url"),
+    ("model_policy", "--model-policy"),
+    ("policy_profile", "--policy-profile"),
+    ("prices", "--prices"),
+    ("timeout", "--timeout"),
+    ("max_retries", "--max-retries"),
+)
+"""Options only the live arm reads (refused with --deterministic-only rather than ignored)."""
+
+DETERMINISTIC_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("baseline", "--baseline"),
+    ("write_baseline", "--write-baseline"),
+)
+"""Options only the deterministic arm reads (refused with --no-deterministic-only)."""
+
+
 def _run(args: argparse.Namespace) -> int:
-    if not args.deterministic_only:
+    if args.deterministic_only is None:
         raise UsageError(
-            "only the deterministic arm is available in this build; pass --deterministic-only"
+            "name the arm: --deterministic-only (the CI arm, compared with the baseline) or "
+            "--no-deterministic-only (the live arm; needs --output, --build-ref and "
+            "RUN_LIVE_MODEL_TESTS=1)"
+        )
+    if not args.deterministic_only:
+        return _run_live(args)
+    given = [flag for name, flag in LIVE_ONLY_OPTIONS if getattr(args, name) is not None]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)} configure the live arm's model and are refused with "
+            "--deterministic-only; pass --no-deterministic-only to run the live arm"
         )
     if args.output is not None:
         raise UsageError(
@@ -155,21 +199,99 @@ def _run(args: argparse.Namespace) -> int:
     return exit_status
 
 
+def _run_live(args: argparse.Namespace) -> int:
+    given = [flag for name, flag in DETERMINISTIC_ONLY_OPTIONS if getattr(args, name) is not None]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)} belong to the deterministic arm; the live arm publishes "
+            "evidence with --output instead"
+        )
+    if args.output is None:
+        raise UsageError(
+            "--output PATH is required for the live arm: the evidence file it publishes "
+            "(an existing file is refused, never overwritten)"
+        )
+    if not args.build_ref:
+        raise UsageError(
+            "--build-ref SHA is required for the live arm: the commit the evidence names"
+        )
+
+    from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
+    from memory_bench.live.arm import (
+        LiveBenchmarkResult,
+        live_policy_profile,
+        live_skip_reason,
+        load_model_policy,
+        run_live_benchmark,
+    )
+    from memory_core.runtime.model import Model
+    from memory_core.runtime.openai_compat import OpenAICompatibleModel
+    from memory_core.runtime.pricing import PriceCatalog
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    reason = live_skip_reason()
+    if reason is not None:
+        skipped = LiveBenchmarkResult(outcome="skipped", skip_reason=reason)
+        print(skipped.model_dump_json(indent=2))
+        console.print(skipped.summary_line(), markup=False)
+        return EXIT_PASS
+
+    corpus_path: Path = CORPUS_V1_RELATIVE_PATH if args.corpus is None else args.corpus
+    if args.corpus is None and not corpus_path.is_file():
+        raise UsageError(
+            f"the checked-in corpus {corpus_path} is not here; run from the repository root "
+            "or pass --corpus PATH"
+        )
+    model_policy = load_model_policy(args.model_policy) if args.model_policy else None
+    profile = live_policy_profile(args.policy_profile, model_policy=model_policy)
+    corpus, digest = load_corpus(corpus_path)
+    timeout = 60.0 if args.timeout is None else args.timeout
+
+    def model_factory() -> Model:
+        return OpenAICompatibleModel(
+            model=args.model,
+            base_url=args.base_url,
+            timeout_seconds=timeout,
+            max_retries=2 if args.max_retries is None else args.max_retries,
+            prices=PriceCatalog.load(args.prices),
+        )
+
+    result = run_live_benchmark(
+        corpus,
+        digest,
+        output=args.output,
+        build_ref=args.build_ref,
+        model_factory=model_factory,
+        policy_profile=profile,
+    )
+    print(result.model_dump_json(indent=2))
+    for line in result.diagnostics():
+        console.print(line, markup=False)
+    return EXIT_PASS if result.passed else EXIT_FAIL
+
+
 def register(groups: dict[str, Any]) -> None:
     """Add ``agent eval memory-benchmark``."""
     parser = groups["eval"].add_parser(
         "memory-benchmark",
-        help="run the memory benchmark's deterministic arm against the baseline",
+        help="run the memory benchmark: the deterministic arm, or the live arm",
         description=(
             "Drive the benchmark corpus through real formation and retrieval under a fixed "
-            "clock and compare the integer metrics with the checked-in baseline exactly. "
-            "Exit 0 on a pass, 1 on drift or a regression, 2 on a usage error."
+            "clock and compare the integer metrics with the checked-in baseline exactly "
+            "(--deterministic-only), or ask every probe with and without memory through a "
+            "real model and publish evidence when every pass condition holds "
+            "(--no-deterministic-only, only with RUN_LIVE_MODEL_TESTS=1). Exit 0 on a pass or "
+            "a clean live skip, 1 on drift, a regression or a live failure, 2 on a usage error."
         ),
     )
     parser.add_argument(
         "--deterministic-only",
-        action="store_true",
-        help="run the deterministic arm only (required: the only arm in this build)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=(
+            "run the deterministic arm (CI); --no-deterministic-only runs the live arm "
+            "(a real model, a USD 4.00 ceiling); one of the two is required"
+        ),
     )
     parser.add_argument(
         "--corpus",
@@ -196,13 +318,72 @@ def register(groups: dict[str, Any]) -> None:
     parser.add_argument(
         "--build-ref",
         default=None,
-        help="build reference recorded in a written baseline (default: git rev-parse HEAD)",
+        help=(
+            "build reference recorded in a written baseline (default: git rev-parse HEAD); "
+            "required for the live arm, whose evidence names it"
+        ),
     )
     parser.add_argument(
         "--output",
         type=Path,
         default=None,
-        help="evidence path of the live arm; refused with --deterministic-only",
+        help=(
+            "evidence path of the live arm (required there; an existing file is refused "
+            "before anything is spent); refused with --deterministic-only"
+        ),
+    )
+    live = parser.add_argument_group(
+        "live arm", "options of --no-deterministic-only (refused with --deterministic-only)"
+    )
+    live.add_argument("--model", default=None, help="model identifier (default: MEMORY_MODEL)")
+    live.add_argument(
+        "--base-url",
+        default=None,
+        help=(
+            "chat-completions base URL, e.g. http://127.0.0.1:11434/v1 for Ollama "
+            "(default: MEMORY_MODEL_BASE_URL, else OpenAI)"
+        ),
+    )
+    live.add_argument(
+        "--policy-profile",
+        default=None,
+        metavar="P",
+        help=(
+            "runtime policy profile of every run: a shipped name or a YAML file (default: the "
+            "deterministic arm's probe policy, no tools, USD 0.05 per run)"
+        ),
+    )
+    live.add_argument(
+        "--model-policy",
+        type=Path,
+        default=None,
+        metavar="P",
+        help="YAML file replacing the profile's model section (e.g. max_output_tokens: 512)",
+    )
+    live.add_argument(
+        "--prices",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help=(
+            "price catalog YAML merged over the shipped one (default: MEMORY_MODEL_PRICES); "
+            "a model priced at zero aborts the arm"
+        ),
+    )
+    live.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds per model request (default 60)",
+    )
+    live.add_argument(
+        "--max-retries",
+        type=int,
+        default=None,
+        help=(
+            "adapter retries of a transient failure (429, 5xx, timeout) within one call "
+            "(default 2); a run still failing is asked once more by the harness"
+        ),
     )
     parser.set_defaults(handler=_run)
 
