@@ -68,6 +68,41 @@ def evidence(session: nox.Session) -> None:
     session.run("agent", "eval", "memory-formation", *args, "--table", "never", *session.posargs)
 
 
+@nox.session
+def bench_external(session: nox.Session) -> None:
+    """The external-dataset adapters: their tests (gate 9 included), then a metrics run over each
+    synthetic fixture. With arguments, runs ``agent eval memory-benchmark`` on the operator's
+    own file instead, e.g. ``nox -s bench_external -- --external locomo --path
+    ~/data/locomo10.json --output locomo-metrics.json``."""
+    _sync(session)
+    if session.posargs:
+        session.run("agent", "eval", "memory-benchmark", *session.posargs)
+        return
+    session.run("pytest", "tests/memory_bench_external", "-q")
+    import tempfile
+
+    fixtures = os.path.join("tests", "memory_bench_external", "fixtures")
+    runs = (
+        ("longmemeval", "synthetic_longmemeval.json"),
+        ("locomo", "synthetic_locomo.json"),
+        ("halumem", "synthetic_halumem.jsonl"),
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-external-") as out:
+        for dataset, name in runs:
+            session.run(
+                "agent",
+                "eval",
+                "memory-benchmark",
+                "--external",
+                dataset,
+                "--path",
+                os.path.join(fixtures, name),
+                "--output",
+                os.path.join(out, f"{dataset}-metrics.json"),
+                silent=True,
+            )
+
+
 @nox.session(default=False)
 def bench_live(session: nox.Session) -> None:
     """The benchmark's live arm (operator-run: a real model, USD 4.00 ceiling per invocation).

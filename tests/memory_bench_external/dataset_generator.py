@@ -11,7 +11,9 @@ The defaults match the published sizes: LoCoMo 10 conversations, 272 sessions, a
 turns and 2,000 questions; LongMemEval S 500 instances of about 45 sessions of about 10 turns
 (about 115k tokens each); HaluMem Medium 20 users. Every word is drawn from an invented
 vocabulary by a seeded generator, so the content means nothing and the output is
-reproducible. The files carry the real files' quirks: integer answers, compound and malformed
+reproducible; about a third of the principal-side turns open with a first-person statement
+("I live in Kobamel.") so that a full external run forms and recalls beliefs at a realistic
+rate. The files carry the real files' quirks: integer answers, compound and malformed
 evidence ids, image turns, string booleans, and date keys for sessions that do not exist.
 """
 
@@ -30,6 +32,26 @@ _SYLLABLES = (
     "ba", "ko", "ri", "mel", "tu", "sa", "vin", "do", "le", "pra", "zu", "nor", "fi", "ga",
     "hol", "ey", "qua", "ti", "mo", "ran", "sel", "ud", "pe", "lo", "wim", "cha", "dre", "os",
 )  # fmt: skip
+_FACTS = (
+    "I live in {a}.",
+    "I moved to {a} last month.",
+    "I work at {a} as a {c} engineer.",
+    "My sister is {a}.",
+    "My manager is {a} {b}.",
+    "I prefer {c} over {d}.",
+    "I use {a} for everything.",
+    "I speak {a} and a bit of {b}.",
+    "I have two cats, {a} and {b}.",
+    "I'm learning {a} for a trip next spring.",
+    "I drive a {a} {b}.",
+    "My daughter's name is {a}.",
+)
+"""First-person statements principal turns open with at ``FACT_RATE`` (invented names), so
+formation and retrieval do the work real conversations give them."""
+
+FACT_RATE = 0.35
+"""The share of principal turns that open with a first-person fact."""
+
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")  # fmt: skip
 _SHORT_MONTHS = tuple(month[:3] for month in _MONTHS)
@@ -52,6 +74,20 @@ class _Text:
 
     def name(self) -> str:
         return self.rng.choice(self.words).capitalize()
+
+    def fact(self) -> str:
+        """A first-person statement the deterministic extractor forms a belief from."""
+        template = self.rng.choice(_FACTS)
+        return template.format(
+            a=self.name(), b=self.name(), c=self.rng.choice(self.words), d=self.name()
+        )
+
+    def principal_passage(self, characters: int, fact_rate: float) -> str:
+        """A passage that, at ``fact_rate``, opens with a first-person fact."""
+        passage = self.passage(characters)
+        if self.rng.random() < fact_rate:
+            return f"{self.fact()} {passage}"
+        return passage
 
     def passage(self, characters: int) -> str:
         parts: list[str] = []
@@ -157,7 +193,7 @@ def write_locomo(out: TextIO, shape: LocomoShape = LocomoShape(), *, seed: int =
                 turn: dict[str, object] = {
                     "speaker": speakers[(index + session) % 2],
                     "dia_id": f"D{session}:{index}",
-                    "text": text.passage(rng.randint(40, 220)),
+                    "text": text.principal_passage(rng.randint(40, 220), FACT_RATE),
                 }
                 if rng.random() < 0.08:
                     turn["img_url"] = [f"https://example.invalid/{conv}/{session}/{index}.jpg"]
@@ -240,9 +276,12 @@ def write_longmemeval(
             for turn in range(shape.turns):
                 role = "user" if turn % 2 == 0 else "assistant"
                 size = shape.user_chars if role == "user" else shape.assistant_chars
+                length = rng.randint(size // 2, size * 3 // 2)
                 entry: dict[str, object] = {
                     "role": role,
-                    "content": text.passage(rng.randint(size // 2, size * 3 // 2)),
+                    "content": text.principal_passage(length, FACT_RATE)
+                    if role == "user"
+                    else text.passage(length),
                 }
                 if index in answers:
                     entry["has_answer"] = role == "user" and turn == 0
@@ -289,7 +328,9 @@ def write_halumem(out: TextIO, shape: HaluMemShape = HaluMemShape(), *, seed: in
                     dialogue.append(
                         {
                             "role": role,
-                            "content": text.passage(size),
+                            "content": text.principal_passage(size, FACT_RATE)
+                            if role == "user"
+                            else text.passage(size),
                             "timestamp": stamp,
                             "dialogue_turn": pair,
                         }

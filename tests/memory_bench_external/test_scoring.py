@@ -7,15 +7,18 @@ from datetime import UTC, datetime
 import pytest
 
 from memory_bench_external import (
+    AnswerScore,
     ExternalEvidence,
     ExternalProbe,
     ProbeExclusion,
     Provenance,
     answer_f1,
     is_correct,
+    matching_items,
     normalize_answer,
     probe_f1,
     provenance_hit,
+    score_answer,
     score_probe,
     summarize,
     token_f1,
@@ -152,6 +155,52 @@ def test_summary_counts_per_k_category_and_separate_bucket() -> None:
     assert summary.tokens_per_probe == pytest.approx(7.5)
     with pytest.raises(UsageError, match="recall@3 was not computed"):
         summary.overall.at(3)
+    # Noise counts returned items matching no evidence, over the eligible probes in overall:
+    # a (1 returned, 1 matched), b (5, 1), c (1, 0); d is separate, e abstains, f has no evidence.
+    assert (summary.returned, summary.matched, summary.noise) == (7, 2, 5)
+    assert summary.noise_ratio == pytest.approx(5 / 7)
+    assert summary.abstention_returned == 0
+
+
+def test_matching_items_and_per_probe_matches() -> None:
+    refs = [ExternalEvidence(session_id="s2", turn_id="D2:2"), ExternalEvidence(session_id="s3")]
+    exact = Provenance(turn_ids=frozenset({"D2:2"}), session_ids=frozenset({"s2"}))
+    session = Provenance(turn_ids=frozenset({"D3:7"}), session_ids=frozenset({"s3"}))
+    other = Provenance(turn_ids=frozenset({"D2:3"}), session_ids=frozenset({"s2"}))
+    assert matching_items(refs, [exact, session, other, other]) == 2
+    scored = score_probe(_probe(evidence=tuple(refs)), [exact, other, session], tokens=4)
+    assert (scored.returned, scored.matched, scored.first_hit) == (3, 2, 1)
+    abstaining = score_probe(
+        _probe(abstention=True, category="abstention", evidence=()), [exact], tokens=1
+    )
+    assert (abstaining.eligible, abstaining.matched) == (False, 0)
+    assert summarize([abstaining]).abstention_returned == 1
+
+
+def test_live_answers_score_by_token_f1_or_the_abstain_phrase() -> None:
+    phrase = "I don't know."
+    probe = _probe(answer="Tallinn, Estonia")
+    close = score_answer(probe, "She lives in Tallinn, Estonia.", abstain_phrase=phrase)
+    assert close.f1 == pytest.approx(2 * 0.4 / 1.4)
+    assert (close.abstained, close.correct) == (False, True)
+    assert score_answer(probe, "Riga", abstain_phrase=phrase) == AnswerScore(
+        f1=0.0, abstained=False, correct=False
+    )
+    # Abstaining on an answerable probe scores zero, whatever tokens the phrase shares.
+    assert score_answer(probe, "I don't know", abstain_phrase=phrase) == AnswerScore(
+        f1=0.0, abstained=True, correct=False
+    )
+    abstention = _probe(abstention=True, category="abstention", answer="")
+    assert score_answer(abstention, "i dont know", abstain_phrase=phrase) == AnswerScore(
+        f1=None, abstained=True, correct=True
+    )
+    assert not score_answer(abstention, "Tallinn", abstain_phrase=phrase).correct
+    multi = _probe(answer="greyhound, ceramics teacher", f1_mode="multi_answer")
+    assert score_answer(multi, "ceramics teacher, greyhound", abstain_phrase=phrase).correct
+    with pytest.raises(UsageError, match="excluded"):
+        score_answer(
+            _probe(exclusion=ProbeExclusion.NO_USABLE_EVIDENCE), "x", abstain_phrase=phrase
+        )
 
 
 def test_excluded_probe_cannot_be_scored() -> None:

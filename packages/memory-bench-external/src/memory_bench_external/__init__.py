@@ -9,10 +9,14 @@ be read as the dataset raises :class:`DatasetError` naming the file, record and 
 
 :mod:`memory_bench_external.scoring` holds token F1 (the datasets' published metric) and
 evidence-provenance recall@k; :mod:`memory_bench_external.baseline` the BM25 raw-turn baseline.
+:func:`run_external` drives an opened dataset (:func:`open_longmemeval`, :func:`open_locomo`,
+:func:`open_halumem`, which parse instances on demand) through real formation and retrieval
+beside the baseline, and :class:`ExternalMetrics` is the metrics document that leaves the run.
 No dataset is ever part of this package or its repository.
 """
 
 from memory_bench_external._errors import DatasetError
+from memory_bench_external._load import DatasetSource
 from memory_bench_external._types import (
     DatasetName,
     EvidenceTally,
@@ -33,23 +37,39 @@ from memory_bench_external.baseline import (
     BaselineResult,
     RawTurnIndex,
     RetrievedTurn,
+    baseline_probes,
     run_raw_turn_baseline,
+    summarize_baseline,
 )
-from memory_bench_external.halumem import load_halumem
-from memory_bench_external.locomo import load_locomo
-from memory_bench_external.longmemeval import load_longmemeval
+from memory_bench_external.halumem import load_halumem, open_halumem
+from memory_bench_external.locomo import load_locomo, open_locomo
+from memory_bench_external.longmemeval import load_longmemeval, open_longmemeval
+from memory_bench_external.metrics import ExternalMetrics, caveats_for
+from memory_bench_external.run import (
+    ExternalRun,
+    FormationTally,
+    InstanceResult,
+    LabelTally,
+    MemoryProbe,
+    RunProgress,
+    run_external,
+    run_instance,
+)
 from memory_bench_external.scoring import (
     DEFAULT_KS,
     F1_CORRECT,
+    AnswerScore,
     ProbeProvenance,
     Provenance,
     ProvenanceSummary,
     RecallAtK,
     answer_f1,
     is_correct,
+    matching_items,
     normalize_answer,
     probe_f1,
     provenance_hit,
+    score_answer,
     score_probe,
     summarize,
     token_f1,
@@ -58,19 +78,27 @@ from memory_bench_external.scoring import (
 __all__ = [
     "DEFAULT_KS",
     "F1_CORRECT",
+    "AnswerScore",
     "BaselineProbe",
     "BaselineResult",
     "DatasetError",
     "DatasetName",
+    "DatasetSource",
     "EvidenceTally",
     "ExternalBelief",
     "ExternalDataset",
     "ExternalEvidence",
     "ExternalInstance",
+    "ExternalMetrics",
     "ExternalProbe",
+    "ExternalRun",
     "ExternalSession",
     "ExternalTurn",
     "F1Mode",
+    "FormationTally",
+    "InstanceResult",
+    "LabelTally",
+    "MemoryProbe",
     "PrincipalSpeaker",
     "ProbeCategory",
     "ProbeExclusion",
@@ -80,16 +108,27 @@ __all__ = [
     "RawTurnIndex",
     "RecallAtK",
     "RetrievedTurn",
+    "RunProgress",
     "answer_f1",
+    "baseline_probes",
+    "caveats_for",
     "is_correct",
     "load_halumem",
     "load_locomo",
     "load_longmemeval",
+    "matching_items",
     "normalize_answer",
+    "open_halumem",
+    "open_locomo",
+    "open_longmemeval",
     "probe_f1",
     "provenance_hit",
+    "run_external",
+    "run_instance",
     "run_raw_turn_baseline",
+    "score_answer",
     "score_probe",
     "summarize",
+    "summarize_baseline",
     "token_f1",
 ]

@@ -1,8 +1,15 @@
-"""The loading skeleton the three adapters share: index, sample, parse the selected records."""
+"""The loading skeleton the three adapters share: index, sample, parse the selected records.
+
+:func:`open_dataset` makes the first pass (hash, syntax check, identifiers) and picks the
+sample; the :class:`DatasetSource` it returns parses the selected records on demand, one at a
+time, so a run can hold one instance in memory rather than the whole sample.
+:meth:`DatasetSource.load` materializes every selected instance at once.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from memory_bench_external._errors import RecordUnit
@@ -25,6 +32,127 @@ RecordParser = Callable[[RecordContext, dict[str, object]], ExternalInstance]
 """Maps one decoded record to an instance, raising ``DatasetError`` through the context."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class DatasetSource:
+    """A dataset file, indexed and sampled, whose selected instances are parsed on demand.
+
+    The header fields identify the run exactly as :class:`ExternalDataset` does; ``path`` is
+    kept for reading only and is never part of a metrics document.
+
+    Attributes:
+        dataset: Which dataset.
+        license: The dataset's license (SPDX-style).
+        sha256: Hex sha256 of the file's bytes (first pass).
+        population: Instances in the file.
+        sample: The requested sample size, or ``None`` for every instance.
+        seed: The sampling seed.
+        principal_speaker: LoCoMo's chosen principal speaker; ``None`` elsewhere.
+        path: The operator's file.
+        file_format: JSON list or JSON Lines.
+        selected: Selected record position -> the record's stable identifier.
+        parse: Maps one selected record to an instance.
+    """
+
+    dataset: DatasetName
+    license: str
+    sha256: str
+    population: int
+    sample: int | None
+    seed: int
+    principal_speaker: PrincipalSpeaker | None = None
+    path: Path
+    file_format: FileFormat
+    selected: dict[int, str]
+    parse: RecordParser
+
+    @property
+    def instance_ids(self) -> tuple[str, ...]:
+        """The selected instances' identifiers, sorted."""
+        return tuple(sorted(self.selected.values()))
+
+    def iter_instances(self) -> Iterator[ExternalInstance]:
+        """Parse and yield the selected instances one at a time, in file order.
+
+        Raises:
+            DatasetError: A selected record is unreadable as the dataset.
+        """
+        unit: RecordUnit = "record" if self.file_format == "json_list" else "line"
+        positions = frozenset(self.selected)
+        for position, record in iter_selected(
+            self.path, file_format=self.file_format, positions=positions
+        ):
+            context = RecordContext(
+                path=self.path, position=position, unit=unit, record_id=self.selected[position]
+            )
+            yield self.parse(context, record)
+
+    def validate(self) -> int:
+        """Parse every selected record once and discard it; return how many were read.
+
+        A malformed record is found before any work is spent on the others.
+
+        Raises:
+            DatasetError: A selected record is unreadable as the dataset.
+        """
+        return sum(1 for _ in self.iter_instances())
+
+    def load(self) -> ExternalDataset:
+        """Parse every selected instance into one :class:`ExternalDataset` (sorted by id).
+
+        Raises:
+            DatasetError: A selected record is unreadable as the dataset.
+        """
+        instances = sorted(self.iter_instances(), key=lambda instance: instance.instance_id)
+        return ExternalDataset(
+            dataset=self.dataset,
+            license=self.license,
+            sha256=self.sha256,
+            population=self.population,
+            sample=self.sample,
+            seed=self.seed,
+            principal_speaker=self.principal_speaker,
+            instances=tuple(instances),
+        )
+
+
+def open_dataset(
+    path: Path | str,
+    *,
+    dataset: DatasetName,
+    license: str,
+    file_format: FileFormat,
+    id_key: str,
+    sample: int | None,
+    seed: int,
+    parse: RecordParser,
+    principal_speaker: PrincipalSpeaker | None = None,
+) -> DatasetSource:
+    """Make the first pass over ``path`` and select the sample; parse nothing yet.
+
+    Raises:
+        DatasetError: The file is unreadable as the dataset (syntax, shape, identifiers).
+        UsageError: The sample size is impossible.
+    """
+    if sample is not None and sample < 1:
+        raise UsageError(f"--sample must be at least 1, got {sample}")
+    file_path = Path(path)
+    index = index_file(file_path, file_format=file_format, id_key=id_key)
+    chosen = frozenset(select_sample(list(index.positions.values()), sample=sample, seed=seed))
+    return DatasetSource(
+        dataset=dataset,
+        license=license,
+        sha256=index.sha256,
+        population=len(index.positions),
+        sample=sample,
+        seed=seed,
+        principal_speaker=principal_speaker,
+        path=file_path,
+        file_format=file_format,
+        selected={pos: ident for pos, ident in index.positions.items() if ident in chosen},
+        parse=parse,
+    )
+
+
 def load_dataset(
     path: Path | str,
     *,
@@ -43,27 +171,14 @@ def load_dataset(
         DatasetError: The file is unreadable as the dataset.
         UsageError: The sample size is impossible.
     """
-    if sample is not None and sample < 1:
-        raise UsageError(f"--sample must be at least 1, got {sample}")
-    file_path = Path(path)
-    index = index_file(file_path, file_format=file_format, id_key=id_key)
-    chosen = frozenset(select_sample(list(index.positions.values()), sample=sample, seed=seed))
-    positions = frozenset(pos for pos, ident in index.positions.items() if ident in chosen)
-    unit: RecordUnit = "record" if file_format == "json_list" else "line"
-    instances: list[ExternalInstance] = []
-    for position, record in iter_selected(file_path, file_format=file_format, positions=positions):
-        context = RecordContext(
-            path=file_path, position=position, unit=unit, record_id=index.positions[position]
-        )
-        instances.append(parse(context, record))
-    instances.sort(key=lambda instance: instance.instance_id)
-    return ExternalDataset(
+    return open_dataset(
+        path,
         dataset=dataset,
         license=license,
-        sha256=index.sha256,
-        population=len(index.positions),
+        file_format=file_format,
+        id_key=id_key,
         sample=sample,
         seed=seed,
+        parse=parse,
         principal_speaker=principal_speaker,
-        instances=tuple(instances),
-    )
+    ).load()

@@ -3,8 +3,16 @@
 Each adapter reads its file into :class:`ExternalDataset`: sampled :class:`ExternalInstance`
 values, one per dataset instance (a LongMemEval question with its haystack, a LoCoMo
 conversation, a HaluMem user), each holding sessions of turns, labeled beliefs where the
-dataset has them, and probes with evidence references. Nothing here knows the benchmark
-corpus schema; mapping into it is a separate step.
+dataset has them, and probes with evidence references. These values are the scenario form of
+external data: :mod:`memory_bench_external.run` drives them through the deterministic arm's
+loop directly. They are deliberately not mapped into the checked-in corpus schema
+(``memory_bench.corpus``), whose authoring rules the public files cannot satisfy: its turns are
+the user's only (LoCoMo's other speaker and LongMemEval's assistant turns are non-source
+messages here, and single-session-assistant evidence is an assistant turn), a scenario holds at
+most 99 sessions and six probes (LongMemEval M has about 500 sessions, a LoCoMo conversation
+about 200 questions), a labeled belief needs acceptable subjects (HaluMem memory points have
+none), and its evidence references turns by index within ``sNN`` sessions rather than by the
+dataset's own ids.
 
 Identifiers are the dataset's own where it has them (LoCoMo ``D3:1``, LongMemEval
 ``<session_id>_<n>``) and derived from positions where it does not (HaluMem), so that an

@@ -155,14 +155,50 @@ class BaselineResult:
     summary: ProvenanceSummary
 
 
-def answer_probe(index: RawTurnIndex, probe: ExternalProbe, *, k: int) -> BaselineProbe:
-    """Retrieve for one probe and score it."""
+def answer_probe(
+    index: RawTurnIndex, probe: ExternalProbe, *, k: int, instance_id: str = ""
+) -> BaselineProbe:
+    """Retrieve the top ``k`` principal turns for one probe and score them."""
     retrieved = index.search(probe.question, k=k)
     block = render_block(retrieved)
     outcome = score_probe(
         probe, [turn.provenance for turn in retrieved], tokens=estimate_tokens(block)
     )
-    return BaselineProbe(instance_id="", retrieved=retrieved, block=block, outcome=outcome)
+    return BaselineProbe(instance_id=instance_id, retrieved=retrieved, block=block, outcome=outcome)
+
+
+def baseline_probes(instance: ExternalInstance, *, k: int) -> tuple[BaselineProbe, ...]:
+    """Index one instance's principal turns and answer each of its scored probes (in order).
+
+    Raises:
+        UsageError: ``k`` is below 1.
+    """
+    index = RawTurnIndex(instance)
+    return tuple(
+        answer_probe(index, probe, k=k, instance_id=instance.instance_id)
+        for probe in instance.probes
+        if probe.scored
+    )
+
+
+def _check_ks(ks: Sequence[int]) -> int:
+    if not ks or min(ks) < 1:
+        raise UsageError(f"recall cut-offs must be positive integers, got {list(ks)}")
+    return max(ks)
+
+
+def summarize_baseline(
+    rows: Iterable[BaselineProbe], *, ks: Sequence[int] = DEFAULT_KS
+) -> BaselineResult:
+    """Collect baseline rows (from :func:`baseline_probes`) into a :class:`BaselineResult`.
+
+    Raises:
+        UsageError: ``ks`` is empty or holds a cut-off below 1.
+    """
+    k = _check_ks(ks)
+    ordered = tuple(rows)
+    summary = summarize((row.outcome for row in ordered), ks=ks)
+    return BaselineResult(k=k, probes=ordered, summary=summary)
 
 
 def run_raw_turn_baseline(
@@ -172,24 +208,10 @@ def run_raw_turn_baseline(
 
     Excluded probes are not run. Abstention probes are run (their tokens count) but do not
     count for recall@k.
+
+    Raises:
+        UsageError: ``ks`` is empty or holds a cut-off below 1.
     """
-    if not ks or min(ks) < 1:
-        raise UsageError(f"recall cut-offs must be positive integers, got {list(ks)}")
-    k = max(ks)
-    rows: list[BaselineProbe] = []
-    for instance in instances:
-        index = RawTurnIndex(instance)
-        for probe in instance.probes:
-            if not probe.scored:
-                continue
-            row = answer_probe(index, probe, k=k)
-            rows.append(
-                BaselineProbe(
-                    instance_id=instance.instance_id,
-                    retrieved=row.retrieved,
-                    block=row.block,
-                    outcome=row.outcome,
-                )
-            )
-    summary = summarize((row.outcome for row in rows), ks=ks)
-    return BaselineResult(k=k, probes=tuple(rows), summary=summary)
+    k = _check_ks(ks)
+    rows = [row for instance in instances for row in baseline_probes(instance, k=k)]
+    return summarize_baseline(rows, ks=ks)

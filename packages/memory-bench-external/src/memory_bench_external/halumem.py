@@ -18,7 +18,7 @@ from typing import Final
 
 from memory_bench_external._dates import parse_halumem_datetime
 from memory_bench_external._fields import RecordContext, join
-from memory_bench_external._load import load_dataset
+from memory_bench_external._load import DatasetSource, open_dataset
 from memory_bench_external._types import (
     EvidenceTally,
     ExternalBelief,
@@ -289,6 +289,30 @@ def parse_instance(context: RecordContext, record: dict[str, object]) -> Externa
     )
 
 
+def open_halumem(path: Path | str, *, sample: int | None = None, seed: int = 0) -> DatasetSource:
+    """Index a HaluMem JSON Lines file (Medium or Long) and select the sample; parse on demand.
+
+    Args:
+        path: The operator's local copy of the file.
+        sample: How many users to select (``None``: all).
+        seed: The sampling seed.
+
+    Raises:
+        DatasetError: The file is not readable JSON Lines of HaluMem users.
+        UsageError: ``sample`` is impossible for this file.
+    """
+    return open_dataset(
+        path,
+        dataset="halumem",
+        license=LICENSE,
+        file_format="json_lines",
+        id_key="uuid",
+        sample=sample,
+        seed=seed,
+        parse=parse_instance,
+    )
+
+
 def load_halumem(path: Path | str, *, sample: int | None = None, seed: int = 0) -> ExternalDataset:
     """Read a HaluMem JSON Lines file (Medium or Long) and map the sampled users.
 
@@ -302,13 +326,4 @@ def load_halumem(path: Path | str, *, sample: int | None = None, seed: int = 0) 
             the user's ``uuid`` and the field.
         UsageError: ``sample`` is impossible for this file.
     """
-    return load_dataset(
-        path,
-        dataset="halumem",
-        license=LICENSE,
-        file_format="json_lines",
-        id_key="uuid",
-        sample=sample,
-        seed=seed,
-        parse=parse_instance,
-    )
+    return open_halumem(path, sample=sample, seed=seed).load()

@@ -21,7 +21,7 @@ from typing import Final
 
 from memory_bench_external._dates import parse_locomo_datetime
 from memory_bench_external._fields import RecordContext, join
-from memory_bench_external._load import RecordParser, load_dataset
+from memory_bench_external._load import DatasetSource, RecordParser, open_dataset
 from memory_bench_external._types import (
     EvidenceTally,
     ExternalDataset,
@@ -269,6 +269,40 @@ def parse_instance(
     )
 
 
+def open_locomo(
+    path: Path | str,
+    *,
+    sample: int | None = None,
+    seed: int = 0,
+    principal_speaker: PrincipalSpeaker = "a",
+) -> DatasetSource:
+    """Index ``locomo10.json`` and select the sample; parse on demand.
+
+    Args:
+        path: The operator's local copy of the file.
+        sample: How many conversations to select (``None``: all ten).
+        seed: The sampling seed.
+        principal_speaker: ``a`` or ``b``: whose turns are formation sources.
+
+    Raises:
+        DatasetError: The file is not a readable JSON list of LoCoMo samples.
+        UsageError: ``sample`` is impossible, or ``principal_speaker`` is not ``a``/``b``.
+    """
+    if principal_speaker not in ("a", "b"):
+        raise UsageError(f"--principal-speaker must be 'a' or 'b', got {principal_speaker!r}")
+    return open_dataset(
+        path,
+        dataset="locomo",
+        license=LICENSE,
+        file_format="json_list",
+        id_key="sample_id",
+        sample=sample,
+        seed=seed,
+        parse=_parser(principal_speaker),
+        principal_speaker=principal_speaker,
+    )
+
+
 def load_locomo(
     path: Path | str,
     *,
@@ -289,16 +323,4 @@ def load_locomo(
             its ``sample_id`` and the field.
         UsageError: ``sample`` is impossible, or ``principal_speaker`` is not ``a``/``b``.
     """
-    if principal_speaker not in ("a", "b"):
-        raise UsageError(f"--principal-speaker must be 'a' or 'b', got {principal_speaker!r}")
-    return load_dataset(
-        path,
-        dataset="locomo",
-        license=LICENSE,
-        file_format="json_list",
-        id_key="sample_id",
-        sample=sample,
-        seed=seed,
-        parse=_parser(principal_speaker),
-        principal_speaker=principal_speaker,
-    )
+    return open_locomo(path, sample=sample, seed=seed, principal_speaker=principal_speaker).load()

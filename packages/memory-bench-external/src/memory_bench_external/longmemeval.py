@@ -18,7 +18,7 @@ from typing import Final
 
 from memory_bench_external._dates import parse_longmemeval_datetime
 from memory_bench_external._fields import RecordContext, join
-from memory_bench_external._load import load_dataset
+from memory_bench_external._load import DatasetSource, open_dataset
 from memory_bench_external._types import (
     EvidenceTally,
     ExternalDataset,
@@ -194,6 +194,32 @@ def parse_instance(context: RecordContext, record: dict[str, object]) -> Externa
     )
 
 
+def open_longmemeval(
+    path: Path | str, *, sample: int | None = None, seed: int = 0
+) -> DatasetSource:
+    """Index a LongMemEval file (oracle, S or M) and select the sample; parse on demand.
+
+    Args:
+        path: The operator's local copy of the file.
+        sample: How many instances to select (``None``: all 500).
+        seed: The sampling seed.
+
+    Raises:
+        DatasetError: The file is not a readable JSON list of LongMemEval records.
+        UsageError: ``sample`` is impossible for this file.
+    """
+    return open_dataset(
+        path,
+        dataset="longmemeval",
+        license=LICENSE,
+        file_format="json_list",
+        id_key="question_id",
+        sample=sample,
+        seed=seed,
+        parse=parse_instance,
+    )
+
+
 def load_longmemeval(
     path: Path | str, *, sample: int | None = None, seed: int = 0
 ) -> ExternalDataset:
@@ -209,13 +235,4 @@ def load_longmemeval(
             record, its ``question_id`` and the field.
         UsageError: ``sample`` is impossible for this file.
     """
-    return load_dataset(
-        path,
-        dataset="longmemeval",
-        license=LICENSE,
-        file_format="json_list",
-        id_key="question_id",
-        sample=sample,
-        seed=seed,
-        parse=parse_instance,
-    )
+    return open_longmemeval(path, sample=sample, seed=seed).load()

@@ -99,6 +99,43 @@ def is_correct(f1: float) -> bool:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AnswerScore:
+    """How a live answer to an external probe scored.
+
+    Attributes:
+        f1: Token F1 against the gold answer under the probe's F1 mode; ``None`` for an
+            abstention probe, ``0.0`` for an answer that abstained on an answerable probe.
+        abstained: Whether the answer is the abstain phrase (normalized equality).
+        correct: An abstention probe: the answer abstained. Any other: ``f1 >= 0.5``.
+    """
+
+    f1: float | None
+    abstained: bool
+    correct: bool
+
+
+def score_answer(probe: ExternalProbe, answer: str, *, abstain_phrase: str) -> AnswerScore:
+    """Score the live arm's ``answer`` to ``probe`` with the datasets' published token F1.
+
+    Args:
+        probe: A scored external probe.
+        answer: The model's final message.
+        abstain_phrase: The one reply that counts as abstaining (the corpus's phrase).
+
+    Raises:
+        UsageError: ``probe`` is excluded from scoring.
+    """
+    if not probe.scored:
+        raise UsageError(f"probe {probe.probe_id} is excluded ({probe.exclusion}); do not score it")
+    phrase = normalize_answer(abstain_phrase)
+    abstained = bool(phrase) and normalize_answer(answer) == phrase
+    if probe.abstention:
+        return AnswerScore(f1=None, abstained=abstained, correct=abstained)
+    f1 = 0.0 if abstained else probe_f1(probe, answer)
+    return AnswerScore(f1=f1, abstained=abstained, correct=is_correct(f1))
+
+
+@dataclass(frozen=True, kw_only=True)
 class Provenance:
     """What one returned item came from: turn ids and their session ids.
 
@@ -126,6 +163,11 @@ def first_hit_rank(
     return None
 
 
+def matching_items(evidence: Sequence[ExternalEvidence], returned: Sequence[Provenance]) -> int:
+    """How many returned items match some evidence reference (the rest are noise)."""
+    return sum(1 for item in returned if any(_matches(ref, item) for ref in evidence))
+
+
 def provenance_hit(
     evidence: Sequence[ExternalEvidence], returned: Sequence[Provenance], *, k: int
 ) -> bool:
@@ -147,6 +189,8 @@ class ProbeProvenance:
             at least one evidence reference.
         first_hit: The rank of the first returned item matching its evidence, if any.
         returned: How many items were returned.
+        matched: How many returned items match some evidence reference (0 when not eligible);
+            ``returned - matched`` of an eligible probe is its noise.
         tokens: Tokens rendered for the probe (``memory_core.tokenizer.estimate_tokens``).
     """
 
@@ -157,6 +201,7 @@ class ProbeProvenance:
     eligible: bool
     first_hit: int | None
     returned: int
+    matched: int
     tokens: int
 
     def hit(self, k: int) -> bool:
@@ -183,6 +228,7 @@ def score_probe(
         eligible=eligible,
         first_hit=first_hit_rank(probe.evidence, returned) if eligible else None,
         returned=len(returned),
+        matched=matching_items(probe.evidence, returned) if eligible else 0,
         tokens=tokens,
     )
 
@@ -242,6 +288,10 @@ class ProvenanceSummary:
         probes: Probes run (scored ones, abstention included).
         without_evidence: Non-abstention probes run that had no usable evidence.
         tokens: Tokens rendered over all probes run.
+        returned: Items returned to the eligible probes counted in ``overall``.
+        matched: Of those, items matching some evidence reference; ``returned - matched``
+            is the noise.
+        abstention_returned: Items returned to abstention probes (nothing was asked for).
     """
 
     ks: tuple[int, ...]
@@ -252,6 +302,19 @@ class ProvenanceSummary:
     probes: int
     without_evidence: int
     tokens: int
+    returned: int
+    matched: int
+    abstention_returned: int
+
+    @property
+    def noise(self) -> int:
+        """Returned items matching no evidence, over the eligible probes in ``overall``."""
+        return self.returned - self.matched
+
+    @property
+    def noise_ratio(self) -> float | None:
+        """``noise / returned`` (display only), ``None`` when nothing was returned."""
+        return self.noise / self.returned if self.returned else None
 
     @property
     def tokens_per_probe(self) -> float | None:
@@ -277,4 +340,9 @@ def summarize(
             1 for score in ordered if not score.eligible and score.category != "abstention"
         ),
         tokens=sum(score.tokens for score in ordered),
+        returned=sum(score.returned for score in main if score.eligible),
+        matched=sum(score.matched for score in main if score.eligible),
+        abstention_returned=sum(
+            score.returned for score in ordered if score.category == "abstention"
+        ),
     )

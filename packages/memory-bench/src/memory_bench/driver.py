@@ -65,6 +65,7 @@ from memory_core.domain import (
     BeliefStatus,
     Event,
     Principal,
+    RecallTrace,
     scope_for_project,
 )
 from memory_core.errors import UsageError
@@ -120,12 +121,32 @@ def extractor_name(extractor: Extractor) -> str:
     return name if isinstance(name, str) and name else type(extractor).__name__
 
 
-def _probe_observation(
-    composition: bootstrap.Composition, run: Run, live: Sequence[Belief], session_id: str
-) -> ProbeObservation:
+@dataclass(frozen=True, kw_only=True)
+class RunRecall:
+    """The recall one run read, from its own events.
+
+    Attributes:
+        snapshot: The session's snapshot trace, named by the run's ``context.planned`` event
+            (``None`` when none was recorded).
+        in_turn: The run's in-turn and delta traces (``memory.recalled`` events), in order.
+        prefix_digests: The prefix digest of each of the run's model calls, in order.
+    """
+
+    snapshot: RecallTrace | None
+    in_turn: tuple[RecallTrace, ...]
+    prefix_digests: tuple[str, ...]
+
+
+def read_run_recall(
+    composition: bootstrap.Composition,
+    run: Run,
+    session_id: str,
+    principal: Principal = EVAL_PRINCIPAL,
+) -> RunRecall:
+    """Read both recall moments of ``run`` (in session ``session_id``) from its events."""
     events = [
         event
-        for event in composition.events.read_session(EVAL_PRINCIPAL, session_id)
+        for event in composition.events.read_session(principal, session_id)
         if event.run_id == run.run_id
     ]
     snapshot_ids = [
@@ -133,12 +154,12 @@ def _probe_observation(
     ]
     snapshot_id = next((value for value in snapshot_ids if isinstance(value, str)), None)
     snapshot = (
-        composition.memory.get_recall_trace(snapshot_id, EVAL_PRINCIPAL)
+        composition.memory.get_recall_trace(snapshot_id, principal)
         if snapshot_id is not None
         else None
     )
     in_turn = [
-        composition.memory.get_recall_trace(str(event.payload["trace_id"]), EVAL_PRINCIPAL)
+        composition.memory.get_recall_trace(str(event.payload["trace_id"]), principal)
         for event in events
         if event.event_type == MEMORY_RECALLED
         and event.payload.get("moment") in IN_TURN_MOMENTS
@@ -149,11 +170,18 @@ def _probe_observation(
         for event in events
         if event.event_type == MODEL_CALLED and event.payload.get("prefix_digest") is not None
     ]
+    return RunRecall(snapshot=snapshot, in_turn=tuple(in_turn), prefix_digests=tuple(prefixes))
+
+
+def _probe_observation(
+    composition: bootstrap.Composition, run: Run, live: Sequence[Belief], session_id: str
+) -> ProbeObservation:
+    recall = read_run_recall(composition, run, session_id)
     return ProbeObservation(
         live_beliefs=tuple(live),
-        snapshot=snapshot,
-        in_turn=tuple(in_turn),
-        prefix_digests=tuple(prefixes),
+        snapshot=recall.snapshot,
+        in_turn=recall.in_turn,
+        prefix_digests=recall.prefix_digests,
         run_completed=run.completed,
     )
 
@@ -410,9 +438,11 @@ __all__ = [
     "ExtractorFactory",
     "PreparedScenario",
     "ProbeOutcome",
+    "RunRecall",
     "StorageFactory",
     "extractor_name",
     "prepare_scenario",
+    "read_run_recall",
     "run_deterministic_benchmark",
     "run_probe",
     "run_scenario",

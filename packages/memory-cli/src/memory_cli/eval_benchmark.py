@@ -8,6 +8,8 @@ the live arm that publishes evidence.
     agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
+    agent eval memory-benchmark --external longmemeval|locomo|halumem --path FILE --output PATH
+        [--sample N --seed S] [--principal-speaker a|b]        (see memory_cli.eval_external)
 
 Runs the corpus (the checked-in ``corpus/memory-benchmark.v1.json`` by default) through the
 deterministic arm, prints the result document as JSON on stdout and a rich summary on stderr,
@@ -48,6 +50,7 @@ from typing import Any
 
 from rich.console import Console
 
+from memory_cli.eval_external import add_external_arguments, run_if_external
 from memory_core.errors import UsageError
 
 DEFAULT_BASELINE = Path("corpus") / "memory-benchmark.baseline.json"
@@ -99,6 +102,9 @@ DETERMINISTIC_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
 
 
 def _run(args: argparse.Namespace) -> int:
+    external = run_if_external(args)
+    if external is not None:
+        return external
     if args.deterministic_only is None:
         raise UsageError(
             "name the arm: --deterministic-only (the CI arm, compared with the baseline) or "
@@ -385,6 +391,7 @@ def register(groups: dict[str, Any]) -> None:
             "(default 2); a run still failing is asked once more by the harness"
         ),
     )
+    add_external_arguments(parser)
     parser.set_defaults(handler=_run)
 
 

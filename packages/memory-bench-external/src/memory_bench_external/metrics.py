@@ -1,0 +1,481 @@
+"""The external metrics document: what leaves an external run, counts and ratios only.
+
+The document names the dataset, its license, the sample and seed and the sha256 of the local
+file that was read, and carries the figures of both arms side by side with the caveats that
+travel with them. It holds no statement, no question, no answer, no identifier of an instance
+and no local path, so publishing it publishes nothing of the dataset. It is informational: not
+an activation artifact and not a baseline.
+
+Counts are integers; every ratio is derived from counts in the same document (rounded to four
+places) and is ``null`` when its denominator is zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memory_bench_external._types import DatasetName, EvidenceTally, PrincipalSpeaker
+from memory_bench_external.run import ExternalRun, FormationTally, LabelTally
+from memory_bench_external.scoring import F1_CORRECT, ProvenanceSummary, RecallAtK
+
+METRICS_SCHEMA_VERSION: Literal[1] = 1
+"""The version of the metrics document's shape."""
+
+METRICS_KIND: Literal["memory-benchmark-external-metrics"] = "memory-benchmark-external-metrics"
+"""The document's kind, so a reader can tell it from evidence and baselines."""
+
+BASELINE_METHOD = (
+    "BM25 (bm25s, Lucene scoring) over the principal's raw turns, one document per turn, "
+    "tokenized with the platform tokenizer without stopwords; top max(k) turns per probe"
+)
+"""How the raw-turn baseline retrieves."""
+
+PROVENANCE_RULE = (
+    "a probe is a hit at k when one of the first k returned items was formed from (memory: "
+    "some source_event_id is the event appended for) an evidence turn, or, for evidence known "
+    "only at session granularity, from any turn of the evidence session; memory items rank "
+    "in-turn recall first, then the session snapshot"
+)
+"""The evidence-provenance recall@k rule, stated in the document."""
+
+LABEL_MATCH_RULE = (
+    f"a belief matches a labeled memory point when the normalized, Porter-stemmed token F1 of "
+    f"the two statements is at least {F1_CORRECT}"
+)
+"""How end-to-end figures match beliefs to labeled memory points."""
+
+COMMON_CAVEATS: tuple[str, ...] = (
+    "deterministic arm: the extractor is the deterministic, regex-based baseline extractor "
+    "and the model is a scripted one-turn reply, so these figures measure formation and "
+    "retrieval, not answer correctness",
+    "published figures for these datasets use a model judge over generated answers; these "
+    "figures use none and are not comparable with them",
+    "dataset dates are read as UTC and drive a fixed clock; an instant earlier than the clock "
+    "is clamped to a zero advance and counted",
+    "every probe is asked in a fresh session after the instance's last session was "
+    "consolidated and maintenance ran once",
+)
+"""Caveats every external metrics document carries."""
+
+DATASET_CAVEATS: dict[DatasetName, tuple[str, ...]] = {
+    "longmemeval": (
+        "single-session-assistant probes are reported separately and score zero by design: "
+        "their evidence is an assistant turn and formation never reads assistant turns",
+        "abstention (_abs) probes count tokens and returned items but not recall@k",
+        "evidence is the has_answer turns of the answer sessions (turn granularity), or the "
+        "answer session when it marks none",
+    ),
+    "locomo": (
+        "only the principal speaker's turns are formation sources and indexed by the baseline; "
+        "the other speaker's turns are recorded as non-source messages",
+        "only questions whose evidence lies in the principal's turns are scored; the others "
+        "are counted under exclusions, as are questions with no usable evidence id",
+        "adversarial (category 5) questions are abstention probes: they count tokens and "
+        "returned items but not recall@k",
+    ),
+    "halumem": (
+        "questions are asked after the user's last session, not after the session the dataset "
+        "attaches them to, so an update made in a later session may stand between a question "
+        "and its evidence",
+        "evidence is matched to memory points by text and is known at session granularity",
+        "end-to-end figures match beliefs to memory points by statement token F1, a "
+        "deterministic stand-in for the judge the published figures use",
+        "Memory Boundary questions are abstention probes: they count tokens and returned items "
+        "but not recall@k",
+    ),
+}
+"""Caveats specific to each dataset."""
+
+
+class _Document(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return round(numerator / denominator, 4) if denominator else None
+
+
+class RecallFigures(_Document):
+    """Recall@k over a set of eligible probes.
+
+    Attributes:
+        probes: Eligible probes (scored, not abstention, with usable evidence).
+        hits: ``k`` (as text) -> probes with an evidence match within the first ``k``.
+        recall: ``k`` -> ``hits / probes``.
+    """
+
+    probes: int = Field(ge=0)
+    hits: dict[str, int]
+    recall: dict[str, float | None]
+
+    @classmethod
+    def of(cls, recall: RecallAtK) -> RecallFigures:
+        """The figures of one :class:`RecallAtK`."""
+        return cls(
+            probes=recall.probes,
+            hits={str(k): count for k, count in recall.hits},
+            recall={str(k): _ratio(count, recall.probes) for k, count in recall.hits},
+        )
+
+
+class ArmFigures(_Document):
+    """One arm's figures over the probes run.
+
+    Attributes:
+        probes_run: Scored probes the arm answered (abstention included).
+        recall_at_k: Provenance recall@k over eligible probes not reported separately.
+        by_category: The same per benchmark probe category.
+        by_dataset_category: Per the dataset's own category (separately reported ones too).
+        reported_separately: Over the probes reported separately (LongMemEval
+            single-session-assistant).
+        returned: Items returned to the eligible probes in ``recall_at_k``.
+        matched: Of those, items matching the probe's evidence.
+        noise: ``returned - matched``.
+        noise_ratio: ``noise / returned``.
+        abstention_returned: Items returned to abstention probes.
+        tokens: Tokens rendered over every probe run.
+        tokens_per_probe: ``tokens / probes_run``.
+    """
+
+    probes_run: int = Field(ge=0)
+    recall_at_k: RecallFigures
+    by_category: dict[str, RecallFigures]
+    by_dataset_category: dict[str, RecallFigures]
+    reported_separately: RecallFigures
+    returned: int = Field(ge=0)
+    matched: int = Field(ge=0)
+    noise: int = Field(ge=0)
+    noise_ratio: float | None
+    abstention_returned: int = Field(ge=0)
+    tokens: int = Field(ge=0)
+    tokens_per_probe: float | None
+
+    @classmethod
+    def of(cls, summary: ProvenanceSummary) -> ArmFigures:
+        """The figures of one arm's :class:`ProvenanceSummary`."""
+        return cls(
+            probes_run=summary.probes,
+            recall_at_k=RecallFigures.of(summary.overall),
+            by_category={name: RecallFigures.of(r) for name, r in summary.by_category},
+            by_dataset_category={
+                name: RecallFigures.of(r) for name, r in summary.by_dataset_category
+            },
+            reported_separately=RecallFigures.of(summary.separately),
+            returned=summary.returned,
+            matched=summary.matched,
+            noise=summary.noise,
+            noise_ratio=_ratio(summary.noise, summary.returned),
+            abstention_returned=summary.abstention_returned,
+            tokens=summary.tokens,
+            tokens_per_probe=_ratio(summary.tokens, summary.probes),
+        )
+
+
+class MomentFigures(_Document):
+    """Where the memory arm's evidence-matching beliefs arrived from (eligible probes).
+
+    Attributes:
+        returned_snapshot: Beliefs returned by probe sessions' snapshots.
+        returned_in_turn: Beliefs returned by in-turn recall.
+        evidence_in_snapshot: Probes with an evidence match in the snapshot.
+        evidence_in_turn: Probes with an evidence match in the in-turn recall.
+        evidence_in_both: Probes with an evidence match in both.
+        runs_completed: Probe runs that completed.
+    """
+
+    returned_snapshot: int = Field(ge=0)
+    returned_in_turn: int = Field(ge=0)
+    evidence_in_snapshot: int = Field(ge=0)
+    evidence_in_turn: int = Field(ge=0)
+    evidence_in_both: int = Field(ge=0)
+    runs_completed: int = Field(ge=0)
+
+
+class MemoryArmFigures(ArmFigures):
+    """The memory arm: the shared figures plus where its evidence arrived from.
+
+    Attributes:
+        moments: Snapshot versus in-turn attribution.
+    """
+
+    moments: MomentFigures
+
+
+class FormationFigures(_Document):
+    """What the sessions recorded and formed (see :class:`FormationTally`)."""
+
+    sessions: int = Field(ge=0)
+    principal_turns: int = Field(ge=0)
+    non_source_turns: int = Field(ge=0)
+    empty_turns: int = Field(ge=0)
+    proposed: int = Field(ge=0)
+    committed: int = Field(ge=0)
+    reinforced: int = Field(ge=0)
+    superseded: int = Field(ge=0)
+    conflicted: int = Field(ge=0)
+    rejected: int = Field(ge=0)
+    refused_hazard: int = Field(ge=0)
+    dropped_for_ceiling: int = Field(ge=0)
+    live_beliefs: int = Field(ge=0)
+    beliefs: int = Field(ge=0)
+
+    @classmethod
+    def of(cls, tally: FormationTally) -> FormationFigures:
+        """The figures of a :class:`FormationTally`."""
+        return cls(**{name: getattr(tally, name) for name in cls.model_fields})
+
+
+class EndToEndFigures(_Document):
+    """Figures against labeled beliefs (HaluMem memory points); see :class:`LabelTally`.
+
+    Attributes:
+        match_rule: How a belief matches a labeled memory point.
+        labels: Labeled memory points.
+        expected: Labels no later update supersedes.
+        supported: Expected labels matched by a live belief after the last session.
+        formation_recall: ``supported / expected``.
+        superseded: Labels superseded by a later update.
+        stale_live: Live beliefs matching only superseded labels.
+        needed: Needed labels summed over probes.
+        needed_formed: Needed labels matched by a live belief when the probe ran.
+        needed_recalled: Needed labels matched by a belief the probe's recall returned.
+        recall: ``needed_recalled / needed``.
+        returned: Beliefs returned to probes needing some label.
+        returned_unmatched: Of those, beliefs matching none of the probe's needed labels.
+        noise_ratio: ``returned_unmatched / returned``.
+    """
+
+    match_rule: str
+    labels: int = Field(ge=0)
+    expected: int = Field(ge=0)
+    supported: int = Field(ge=0)
+    formation_recall: float | None
+    superseded: int = Field(ge=0)
+    stale_live: int = Field(ge=0)
+    needed: int = Field(ge=0)
+    needed_formed: int = Field(ge=0)
+    needed_recalled: int = Field(ge=0)
+    recall: float | None
+    returned: int = Field(ge=0)
+    returned_unmatched: int = Field(ge=0)
+    noise_ratio: float | None
+
+    @classmethod
+    def of(cls, tally: LabelTally) -> EndToEndFigures:
+        """The figures of a :class:`LabelTally`."""
+        return cls(
+            match_rule=LABEL_MATCH_RULE,
+            labels=tally.labels,
+            expected=tally.expected,
+            supported=tally.supported,
+            formation_recall=_ratio(tally.supported, tally.expected),
+            superseded=tally.superseded,
+            stale_live=tally.stale_live,
+            needed=tally.needed,
+            needed_formed=tally.needed_formed,
+            needed_recalled=tally.needed_recalled,
+            recall=_ratio(tally.needed_recalled, tally.needed),
+            returned=tally.returned,
+            returned_unmatched=tally.returned_unmatched,
+            noise_ratio=_ratio(tally.returned_unmatched, tally.returned),
+        )
+
+
+class ProbeFigures(_Document):
+    """How many probes were read, run and counted.
+
+    Attributes:
+        parsed: Probes the adapter read.
+        run: Probes both arms answered (not excluded).
+        excluded: Excluded probes by reason.
+        abstention: Abstention probes run.
+        eligible: Probes counted by recall@k (run, not abstention, with usable evidence),
+            separately reported ones included.
+        reported_separately: Probes run and reported outside the aggregate.
+        without_evidence: Non-abstention probes run with no usable evidence.
+    """
+
+    parsed: int = Field(ge=0)
+    run: int = Field(ge=0)
+    excluded: dict[str, int]
+    abstention: int = Field(ge=0)
+    eligible: int = Field(ge=0)
+    reported_separately: int = Field(ge=0)
+    without_evidence: int = Field(ge=0)
+
+
+class EvidenceFigures(_Document):
+    """What became of the dataset's evidence references (see :class:`EvidenceTally`)."""
+
+    references: int = Field(ge=0)
+    turn_level: int = Field(ge=0)
+    session_level: int = Field(ge=0)
+    compound: int = Field(ge=0)
+    missing_turns: int = Field(ge=0)
+    malformed: int = Field(ge=0)
+    unknown: int = Field(ge=0)
+    empty_lists: int = Field(ge=0)
+    unresolved_updates: int = Field(ge=0)
+    unusable: int = Field(ge=0)
+
+    @classmethod
+    def of(cls, tally: EvidenceTally) -> EvidenceFigures:
+        """The figures of an :class:`EvidenceTally`."""
+        return cls(
+            references=tally.references,
+            turn_level=tally.turn_level,
+            session_level=tally.session_level,
+            compound=tally.compound,
+            missing_turns=tally.missing_turns,
+            malformed=tally.malformed,
+            unknown=tally.unknown,
+            empty_lists=tally.empty_lists,
+            unresolved_updates=tally.unresolved_updates,
+            unusable=tally.unusable_evidence,
+        )
+
+
+class ClockFigures(_Document):
+    """How the dataset's dates drove the fixed clock.
+
+    Attributes:
+        session_clamps: Session or turn instants earlier than the clock (zero advance).
+        probe_clamps: Probe instants earlier than the clock (zero advance).
+    """
+
+    session_clamps: int = Field(ge=0)
+    probe_clamps: int = Field(ge=0)
+
+
+class PolicyFigures(_Document):
+    """The versions the figures were measured under."""
+
+    benchmark_version: str
+    formation_policy: str
+    retrieval_policy: str
+    extractor: str
+
+
+class ExternalMetrics(_Document):
+    """The metrics document of one external run.
+
+    Attributes:
+        schema_version: ``1``.
+        kind: ``memory-benchmark-external-metrics``.
+        arm: ``deterministic``.
+        dataset: Which dataset.
+        license: The dataset's license.
+        file_sha256: Hex sha256 of the local file that was read.
+        population: Instances in the file.
+        sample: The requested sample size (``null``: every instance).
+        sample_size: Instances run.
+        seed: The sampling seed.
+        principal_speaker: LoCoMo's principal speaker (``null`` elsewhere).
+        ks: The recall cut-offs.
+        policies: Versions the figures were measured under.
+        provenance_rule: How evidence-provenance recall@k is counted.
+        baseline_method: How the raw-turn baseline retrieves.
+        probes: Probe counts.
+        evidence: Evidence reference tally.
+        clock: Clock clamps.
+        formation: What the sessions formed.
+        memory: The memory arm.
+        raw_turn_bm25: The raw-turn baseline, side by side with ``memory``.
+        end_to_end: Figures against labeled beliefs (HaluMem), else ``null``.
+        caveats: What the figures do and do not mean.
+    """
+
+    schema_version: Literal[1] = METRICS_SCHEMA_VERSION
+    kind: Literal["memory-benchmark-external-metrics"] = METRICS_KIND
+    arm: Literal["deterministic"] = "deterministic"
+    dataset: DatasetName
+    license: str
+    file_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    population: int = Field(ge=0)
+    sample: int | None
+    sample_size: int = Field(ge=0)
+    seed: int
+    principal_speaker: PrincipalSpeaker | None
+    ks: list[int]
+    policies: PolicyFigures
+    provenance_rule: str
+    baseline_method: str
+    probes: ProbeFigures
+    evidence: EvidenceFigures
+    clock: ClockFigures
+    formation: FormationFigures
+    memory: MemoryArmFigures
+    raw_turn_bm25: ArmFigures
+    end_to_end: EndToEndFigures | None
+    caveats: list[str]
+
+    @classmethod
+    def from_run(cls, run: ExternalRun) -> ExternalMetrics:
+        """Build the document of ``run`` (counts and derived ratios only)."""
+        memory = run.memory
+        rows = run.memory_rows
+        eligible = [row for row in rows if row.outcome.eligible]
+        outcomes = [row.outcome for row in rows]
+        moments = MomentFigures(
+            returned_snapshot=sum(row.returned_snapshot for row in rows),
+            returned_in_turn=sum(row.returned_in_turn for row in rows),
+            evidence_in_snapshot=sum(row.evidence_in_snapshot for row in eligible),
+            evidence_in_turn=sum(row.evidence_in_turn for row in eligible),
+            evidence_in_both=sum(
+                row.evidence_in_snapshot and row.evidence_in_turn for row in eligible
+            ),
+            runs_completed=sum(row.run_completed for row in rows),
+        )
+        return cls(
+            dataset=run.dataset,
+            license=run.license,
+            file_sha256=run.sha256,
+            population=run.population,
+            sample=run.sample,
+            sample_size=len(run.instances),
+            seed=run.seed,
+            principal_speaker=run.principal_speaker,
+            ks=list(run.ks),
+            policies=PolicyFigures(
+                benchmark_version=run.benchmark_version,
+                formation_policy=run.formation_policy,
+                retrieval_policy=run.retrieval_policy,
+                extractor=run.extractor,
+            ),
+            provenance_rule=PROVENANCE_RULE,
+            baseline_method=BASELINE_METHOD,
+            probes=ProbeFigures(
+                parsed=run.probes_parsed,
+                run=len(outcomes),
+                excluded=run.exclusions,
+                abstention=sum(1 for o in outcomes if o.category == "abstention"),
+                eligible=sum(1 for o in outcomes if o.eligible),
+                reported_separately=sum(1 for o in outcomes if o.reported_separately),
+                without_evidence=memory.without_evidence,
+            ),
+            evidence=EvidenceFigures.of(run.evidence),
+            clock=ClockFigures(session_clamps=run.session_clamps, probe_clamps=run.probe_clamps),
+            formation=FormationFigures.of(run.formation),
+            memory=MemoryArmFigures(**ArmFigures.of(memory).model_dump(), moments=moments),
+            raw_turn_bm25=ArmFigures.of(run.baseline),
+            end_to_end=EndToEndFigures.of(run.labels) if run.has_labels else None,
+            caveats=list(caveats_for(run.dataset, sampled=run.sample is not None)),
+        )
+
+    def to_json(self) -> str:
+        """The document as the bytes written to the metrics file (indented, one final
+        newline); equal runs give equal text."""
+        return self.model_dump_json(indent=2) + "\n"
+
+
+def caveats_for(dataset: DatasetName, *, sampled: bool) -> Sequence[str]:
+    """The caveats a document about ``dataset`` carries (``sampled``: a subset was run)."""
+    sample = (
+        ("the figures are over a sampled subset of the file's instances (see sample, seed)",)
+        if sampled
+        else ()
+    )
+    return (*COMMON_CAVEATS, *sample, *DATASET_CAVEATS[dataset])
