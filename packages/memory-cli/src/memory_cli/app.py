@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.eval_benchmark",
     "memory_cli.eval_formation",
     "memory_cli.db",
+    "memory_cli.memory_replay",
 )
 """Modules whose ``register(groups)`` adds their subcommands."""
 
