@@ -175,3 +175,19 @@ def test_maintenance_expires_operator_traces_and_closes_idle_sessions() -> None:
     report = worker.run_once()
     assert report.traces_expired == 1  # the idle session's snapshot trace
     assert worker.run_once().traces_expired == 0
+
+
+def _recall_latencies(app: bootstrap.Composition) -> set[float]:
+    session = app.sessions.create()
+    app.sessions.record_user_message(session.id, "I live in Portland.")
+    app.sessions.close(session.id)
+    latencies = app.memory.recall("Where do I live?").trace.arm_latencies_ms
+    assert latencies
+    return set(latencies.values())
+
+
+def test_a_fixed_clock_build_records_constant_latencies_unless_a_timer_is_passed() -> None:
+    assert _recall_latencies(build(fixed_clock_at=T0, sequential_ids=True)) == {0.0}
+    ticks = iter(range(1000))
+    app = build(fixed_clock_at=T0, sequential_ids=True, timer=lambda: next(ticks) / 1000)
+    assert _recall_latencies(app) == {1.0}  # one 1 ms tick per arm

@@ -85,13 +85,11 @@ def test_relocation_probe_recalls_portland_and_never_seattle(relocation: dict[st
 
 
 def _fingerprint(app: Composition) -> str:
-    """Every event, every trace (minus operator-tier latencies) and every rendered block."""
+    """Every event, every full trace (operator-tier latencies included) and every block."""
     events = app.events.page(EVAL_PRINCIPAL, limit=100_000)
     trace_ids = [e.payload["trace_id"] for e in events if e.event_type == "memory.recalled"]
-    traces = [
-        app.memory.get_recall_trace(t).model_dump(mode="json", exclude={"arm_latencies_ms"})
-        for t in trace_ids
-    ]
+    traces = [app.memory.get_recall_trace(t).model_dump(mode="json") for t in trace_ids]
+    assert any(trace["arm_latencies_ms"] for trace in traces)  # latencies are compared too
     blocks = [e.payload["snapshot_block"] for e in events if e.event_type == "session.opened"]
     document = {
         "events": [e.model_dump(mode="json") for e in events],

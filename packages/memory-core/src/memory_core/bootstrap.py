@@ -13,12 +13,15 @@ Every caller enters here: the benchmark's deterministic arm, the CLI and downstr
 ``memory_core.storage`` (installed by ``memory-store-pg``); the entry point is a callable
 ``(database_url: str | None) -> Storage`` and the URL comes from ``database_url`` or the
 ``MEMORY_DATABASE_URL`` environment variable. ``fixed_clock_at`` and ``sequential_ids=True``
-make everything the composition writes reproducible byte for byte.
+make everything the composition writes reproducible byte for byte: under a fixed clock the
+retriever's arm-latency timer is a constant zero too, so even the operator tier of recall traces
+repeats (pass ``timer=`` to measure real latencies under a fixed clock).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -63,6 +66,11 @@ DEFAULT_PRINCIPAL = Principal("default", "default")
 _BACKEND_PACKAGES = {"postgres": "memory-store-pg"}
 
 StorageFactory = Callable[[str | None], Storage]
+
+
+def _zero_timer() -> float:
+    """The arm-latency timer of a fixed-clock composition: latencies are always 0.0 ms."""
+    return 0.0
 
 
 def _storage_entry_points(name: str) -> list[EntryPoint]:
@@ -296,6 +304,7 @@ def build(
     formation_mode: SelectionMode | str | None = None,
     evidence_dir: Path | str | None = None,
     completion_hooks: Sequence[CompletionHook] = (),
+    timer: Callable[[], float] | None = None,
 ) -> Composition:
     """Build a composition: the one entry point for the bench, the CLI and downstream agents.
 
@@ -325,6 +334,9 @@ def build(
         evidence_dir: Where bundled evidence lives (default: ``MEMORY_EVIDENCE_DIR`` or the
             nearest ``evidence/`` directory).
         completion_hooks: Callables run after every run completes.
+        timer: The seconds counter recall traces' arm latencies are measured with. Default:
+            a constant ``0.0`` under ``fixed_clock_at`` (reproducible traces), else
+            ``time.perf_counter``.
 
     Raises:
         UsageError: conflicting or invalid arguments (both script and model, a naive
@@ -378,8 +390,15 @@ def build(
         profiles=profiles,
         extractor=extractor,
     )
+    if timer is None:
+        timer = _zero_timer if fixed_clock_at is not None else time.perf_counter
     retriever = MemoryRetriever(
-        memories=tier.memories, traces=tier.traces, clock=clock, ids=ids, profiles=profiles
+        memories=tier.memories,
+        traces=tier.traces,
+        clock=clock,
+        ids=ids,
+        profiles=profiles,
+        timer=timer,
     )
     writer = EventWriter(events=tier.events, clock=clock, ids=ids)
     sessions = SessionService(
