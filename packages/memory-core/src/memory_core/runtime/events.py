@@ -2,7 +2,14 @@
 
 Every event carries a fresh id from the composition's ``IdFactory`` and a timestamp from its
 ``Clock``, so a run under ``FixedClock`` and ``SequentialIdFactory`` writes byte-identical
-events. Payloads hold ids, counts and message text; they never hold a refused statement.
+events. Payloads hold ids, counts and message text. Message events
+(``user.message.created``, ``assistant.message.created``) keep the text verbatim, so they
+may hold a secret the formation hazard screen refused: the log is the raw record, and whatever
+reads message text back into a model's context must screen it first, as
+``memory.recall_episodes`` does. Other statement text is a rendered block of formed beliefs
+(``session.opened``'s snapshot block, which passed the screen) or facts the agent
+established (``working_state.updated``, recorded as given); run, model, tool, recall and
+session-close payloads carry ids, counts and statuses only.
 """
 
 from __future__ import annotations

@@ -9,7 +9,12 @@
     Search the principal's past sessions' messages for a few words. The search reads bounded
     pages of the principal's event log (``EventLog.page``) with a cursor on the event sequence
     and matches whole lexemes with the shared tokenizer. For now it reads one page
-    (``EPISODE_MAX_PAGES``); paging past it arrives with the lifecycle work.
+    (``EPISODE_MAX_PAGES``); paging past it arrives with the lifecycle work. Every message
+    goes through formation's hazard screen (``formation.hazards.screen_turn``) before it is
+    matched or returned: only the sentences the screen keeps reach the model, and a message
+    with none left (a secret-only sentence, an injection turn) is skipped. The event log keeps
+    messages verbatim, so without the screen this tool would bring back into the model's
+    context the very secrets formation refused to keep.
 
 A tool the policy did not enable, an unknown tool, or bad arguments produce an error result the
 model sees (``ok=False``); they do not end the run. Results are canonical JSON so a run under
@@ -25,6 +30,7 @@ from typing import Any, Protocol
 
 from memory_core.domain import Principal
 from memory_core.errors import UsageError
+from memory_core.formation.hazards import screen_turn
 from memory_core.ids import short_id
 from memory_core.ports import EventLog
 from memory_core.runtime.model import ToolCall, ToolSpec
@@ -282,8 +288,10 @@ def search_episodes(
     """Search the principal's past messages for ``terms`` over bounded pages of the event log.
 
     Reads pages with a cursor on the event sequence and stops at a short page or at
-    ``max_pages``. Matches are ranked by how many distinct terms they contain, then newest
-    first, and cut to ``limit``.
+    ``max_pages``. Each message is screened for hazards first (``screen_turn``): the terms are
+    matched against, and the result carries, only the sentences the screen keeps (joined by a
+    space); a message with no sentence left is skipped. Matches are ranked by how many
+    distinct terms they contain, then newest first, and cut to ``limit``.
 
     Returns:
         The matches (event id, session id, role, timestamp, text), the pages read, and whether
@@ -301,8 +309,11 @@ def search_episodes(
         for event in page:
             if event.session_id is None or event.session_id == exclude_session_id:
                 continue
-            text = event.payload.get("text")
-            if not isinstance(text, str):
+            raw = event.payload.get("text")
+            if not isinstance(raw, str):
+                continue
+            text = " ".join(screen_turn(raw).sentences)
+            if not text:
                 continue
             hits = len(terms & lexemes(text))
             if hits == 0:
