@@ -13,7 +13,7 @@ from memory_core import BeliefStatus, Principal, build
 from memory_core.bootstrap import Composition
 
 ALICE = Principal("acme", "alice")
-pytestmark = pytest.mark.gate("gate.memory.rederive_opt_in")
+GATE = pytest.mark.gate("gate.memory.rederive_opt_in")
 
 
 @pytest.fixture
@@ -43,12 +43,14 @@ def _replay(url: str, session_id: str, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
+@GATE
 def test_replay_refuses_without_confirmation(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(_replay("postgresql://nowhere.invalid/db", "session-1"))
     assert status == 2
     assert "--confirm" in capsys.readouterr().err
 
 
+@GATE
 def test_confirmed_replay_reconsolidates_without_resurrecting_a_rejection(
     app: tuple[Composition, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -94,3 +96,22 @@ def test_unreachable_server_is_one_line_not_a_traceback(
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert err.strip()
+
+
+@GATE
+def test_replay_from_watermark_zero_reapplies_rejections_on_the_in_memory_tier() -> None:
+    app = build(
+        principal=ALICE, fixed_clock_at=datetime(2026, 3, 2, 9, tzinfo=UTC), sequential_ids=True
+    )
+    chat = app.sessions.create(metadata={})
+    app.sessions.record_user_message(chat.id, "I live in Seattle. I use Vim every day.")
+    app.sessions.close(chat.id)
+    vim = next(b for b in app.memory.list_memories() if "Vim" in b.statement)
+    app.memory.reject(vim.id)
+
+    result = app.memory.replay(chat.id)
+
+    assert result.proposed >= 2
+    assert result.committed == 0
+    assert result.rejected >= 1
+    assert not [b for b in app.memory.list_memories() if "Vim" in b.statement and b.is_live]
