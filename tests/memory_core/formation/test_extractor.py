@@ -174,6 +174,121 @@ def test_general_phrasings(text: str, expected: list[tuple[BeliefType, str, str]
     assert extract(text) == expected
 
 
+# General phrasings the first rule set missed: appositive names, a wider relation lexicon,
+# teams, commutes, subject-less turns, "it when", "not a fan of", nationalities, instruments,
+# present-perfect homes, switches, pronoun objects and team choices.
+MORE_PHRASINGS = [
+    ("My son Leo just started school.", [(R, "son", "User's son is Leo.")]),
+    ("My wife Ingrid and I are flying to Oslo.", [(R, "wife", "User's wife is Ingrid.")]),
+    (
+        "I had lunch with my younger sister Ana yesterday.",
+        [(R, "sister", "User's sister is Ana.")],
+    ),
+    (
+        "My physiotherapist, Dr. Okafor, wants me stretching daily.",
+        [(R, "physiotherapist", "User's physiotherapist is Dr. Okafor.")],
+    ),
+    ("My brother Tom's car broke down.", [(R, "brother", "User's brother is Tom.")]),
+    ("Our dog Biscuit is sick.", [(R, "dog", "User's dog is Biscuit.")]),
+    (
+        "My brother Tomas and my sister Priya are visiting.",
+        [(R, "brother", "User's brother is Tomas."), (R, "sister", "User's sister is Priya.")],
+    ),
+    # a relation named in apposition is presupposed, so a modal does not withdraw it
+    ("My son Leo might start school next year.", [(R, "son", "User's son is Leo.")]),
+    ("My tutor is Rafaela.", [(R, "tutor", "User's tutor is Rafaela.")]),
+    ("I adopted a kitten named Mochi.", [(R, "kitten", "User's kitten is Mochi.")]),
+    (
+        "I'm on the platform team at Shopify.",
+        [(U, "employment", "User is on the platform team at Shopify.")],
+    ),
+    ("I work on the data team.", [(U, "team", "User is on the data team.")]),
+    ("I'm part of the growth team.", [(U, "team", "User is on the growth team.")]),
+    ("I usually bike to work.", [(U, "commute", "User bikes to work.")]),
+    ("I ride my bike to the office.", [(U, "commute", "User bikes to the office.")]),
+    ("I take the bus to school most days.", [(U, "commute", "User takes the bus to school.")]),
+    ("I commute by train.", [(U, "commute", "User commutes by train.")]),
+    ("Been living in Toronto for years.", [(U, "home location", "User lives in Toronto.")]),
+    (
+        "Working from home full-time since March.",
+        [(U, "work arrangement", "User works from home.")],
+    ),
+    ("Just moved to Lisbon!", [(U, "home location", "User lives in Lisbon.")]),
+    ("Originally from Manila.", [(U, "hometown", "User is from Manila.")]),
+    ("Started a new job at Kestrel last month.", [(U, "employment", "User works at Kestrel.")]),
+    (
+        "I live in Oslo, originally from Bergen.",
+        [(U, "home location", "User lives in Oslo."), (U, "hometown", "User is from Bergen.")],
+    ),
+    (
+        "I've been working at Brightline for about three years.",
+        [(U, "employment", "User works at Brightline.")],
+    ),
+    ("I'm now based in Berlin.", [(U, "home location", "User lives in Berlin.")]),
+    (
+        "I love it when replies include code samples.",
+        [(P, "answer style", "User loves it when replies include code samples.")],
+    ),
+    (
+        "I hate it when people reply-all.",
+        [(P, "reply-all", "User hates it when people reply-all.")],
+    ),
+    (
+        "I'm not a fan of open-plan offices.",
+        [(P, "open-plan offices", "User is not a fan of open-plan offices.")],
+    ),
+    ("I'm really into bouldering.", [(P, "bouldering", "User is into bouldering.")]),
+    ("I'm Canadian.", [(U, "nationality", "User is Canadian.")]),
+    (
+        "I'm fluent in Korean and getting by in Spanish.",
+        [(U, "languages", "User is fluent in Korean.")],
+    ),
+    ("I play the cello.", [(U, "cello", "User plays the cello.")]),
+    (
+        "I've lived in Melbourne my whole life.",
+        [(U, "home location", "User lives in Melbourne.")],
+    ),
+    ("I moved from Boston to Denver last year.", [(U, "home location", "User lives in Denver.")]),
+    ("I switched from Android to an iPhone.", [(U, "iphone", "User uses an iPhone.")]),
+    ("I use Zed and I love it.", [(U, "zed", "User uses Zed."), (P, "zed", "User loves Zed.")]),
+    (
+        "I work remotely and I really like it.",
+        [
+            (U, "work arrangement", "User works remotely."),
+            (P, "work arrangement", "User likes working remotely."),
+        ],
+    ),
+    (
+        "I started using Obsidian. I love it.",
+        [(U, "obsidian", "User uses Obsidian."), (P, "obsidian", "User loves Obsidian.")],
+    ),
+    ("Sure, I love hiking.", [(P, "hiking", "User loves hiking.")]),
+    (
+        "We use Linear for tickets and Sentry for errors.",
+        [
+            (F, "linear", "The team uses Linear for tickets."),
+            (F, "sentry", "The team uses Sentry for errors."),
+        ],
+    ),
+    (
+        "We're going with Django for the backend.",
+        [(F, "project decision", "The team is going with Django for the backend.")],
+    ),
+    (
+        "i live in leeds and i work at asda",
+        [
+            (U, "home location", "User lives in leeds."),
+            (U, "employment", "User works at asda."),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), MORE_PHRASINGS)
+def test_more_general_phrasings(text: str, expected: list[tuple[BeliefType, str, str]]) -> None:
+    assert extract(text) == expected
+
+
 NOTHING = [
     "Where do I live?",
     "Do you know what my favorite color is",
@@ -195,6 +310,27 @@ NOTHING = [
     "I like it.",
     "I'm a bit tired today.",
     "I hope to work at Google someday.",
+    # appositives that are not a current relation, not a name, or not the user's statement
+    "My sister, who lives in Rome, is visiting.",
+    "My old manager Bob retired.",
+    "My former boss Karen emailed me.",
+    "My manager Monday meeting ran long.",
+    "Is my son Leo invited?",
+    "If my sister Ana visits, we will go hiking.",
+    "My friend Sarah said I should move to Denver.",
+    "My husband is Jewish.",
+    "My wife is Italian.",
+    # subject-less fragments that are not the user's statement
+    "Using the API, I get an error.",
+    "Living the dream.",
+    "Got it, thanks.",
+    "My wife lives in Oslo, originally from Bergen.",
+    # a pronoun with no antecedent the user stated, sarcasm, play that is not a pursuit
+    "My brother bought a boat and I love it.",
+    "Oh sure, I just love waiting on hold.",
+    "Yeah right, I live in a castle.",
+    "I play with my kids on weekends.",
+    "I used to live in Denver.",
 ]
 
 
@@ -215,6 +351,22 @@ def test_categories_are_not_exclusive() -> None:
     for text in ("I speak French", "I'm allergic to shellfish", "We decided to ship Friday"):
         (reading,) = read_clause(text)
         assert not reading.exclusive
+
+
+def test_relations_people_have_several_of_accumulate() -> None:
+    for text in ("My sister Ana is visiting", "My sister is Ana", "I have a dog named Rex"):
+        (reading,) = read_clause(text)
+        assert not reading.exclusive, text
+    for text in ("My wife Ingrid is visiting", "My manager is Priya", "My landlord is Mr. Haddad"):
+        (reading,) = read_clause(text)
+        assert reading.exclusive, text
+
+
+def test_an_elided_subject_is_supplied_only_when_asked() -> None:
+    assert [r.statement for r in read_clause("Been living in Toronto")] == [
+        "User lives in Toronto."
+    ]
+    assert read_clause("Been living in Toronto", supply_subject=False) == []
 
 
 def test_candidates_cite_their_turn_and_policy() -> None:

@@ -23,6 +23,22 @@ def test_keywords_are_lexemes_of_the_turn_without_stopwords() -> None:
     assert former.keywords("Thanks, hello!") == ()
 
 
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Who is traveling with me?", True),
+        ("Whose tiller do I borrow?", True),
+        ("To whom should I write?", True),
+        ("WHO is my co-PI?", True),
+        ("What is my sister's name?", False),
+        ("The WHO guidelines on travel", True),  # a lexical rule: the acronym reads as "who"
+        ("Where do I live?", False),
+    ],
+)
+def test_a_person_question_is_recognised_by_its_interrogative(text: str, asks: bool) -> None:
+    assert QueryFormer().form(text).asks_person is asks
+
+
 def test_terms_start_with_the_keywords_in_turn_order() -> None:
     formed = QueryFormer().form("Which company do I work for?")
     assert formed.terms[:2] == ("company", "work")

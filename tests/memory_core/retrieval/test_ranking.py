@@ -17,6 +17,7 @@ from memory_core.retrieval.ranking import (
     cap_per_subject,
     collapse_duplicates,
     is_durable,
+    is_primed,
     lexical_order,
     order,
     reciprocal_rank_fusion,
@@ -254,6 +255,17 @@ def test_is_durable_covers_preferences_user_model_and_user_scope(belief: Any) ->
     assert is_durable(belief(belief_type="fact", scope="user"))
     assert not is_durable(belief(belief_type="fact", scope="project:orbit"))
     assert not is_durable(belief(belief_type="relationship", scope="general"))
+
+
+def test_the_snapshot_primes_standing_context_and_its_own_project(belief: Any) -> None:
+    for scope in ("user", "general", "project:orbit"):
+        assert is_primed(belief(belief_type="preference", scope=scope), None)
+        assert is_primed(belief(belief_type="user_model_attr", scope=scope), "orbit")
+    assert is_primed(belief(belief_type="fact", scope="project:orbit"), "orbit")
+    assert not is_primed(belief(belief_type="fact", scope="project:orbit"), None)
+    assert not is_primed(belief(belief_type="fact", scope="general"), "orbit")
+    assert not is_primed(belief(belief_type="relationship", scope="user"), "orbit")
+    assert not is_primed(belief(belief_type="relationship", scope="user"), None)
 
 
 def test_reservation_is_a_floor_against_a_burst_of_project_beliefs(belief: Any) -> None:

@@ -295,12 +295,100 @@ def test_snapshot_finds_durable_beliefs_beyond_the_recency_window(
 
 
 def test_snapshot_header_and_policy(world: Any, alice: Principal) -> None:
-    _relocation(world, alice)
+    b = _relocation(world, alice)
     result = world.recall(alice, max_items=12, max_tokens=600)
     assert result.block.split("\n")[0] == f"Memory ({RETRIEVAL_POLICY}, snapshot):"
     assert result.trace.moment == "snapshot"
     assert result.trace.policy_version == RETRIEVAL_POLICY
-    assert len(result.beliefs) == 5  # every live belief; the superseded one never
+    # standing context only: the preference and the user-model attributes, the current home
+    # and never the superseded one
+    assert set(result.trace.returned) == {b["portland"].id, b["employer"].id, b["concise"].id}
+
+
+def test_snapshot_leaves_relationships_and_other_scopes_facts_to_the_turn(
+    world: Any, alice: Principal
+) -> None:
+    b = _relocation(world, alice)
+    snapshot = world.recall(alice, max_items=12, max_tokens=600)
+    assert b["wife"].id not in snapshot.trace.returned
+    assert b["fridays"].id not in snapshot.trace.returned  # a general-scope fact
+    assert snapshot.trace.dropped_for_budget == ()  # not candidates, so never dropped
+    # the turn that touches them recalls them
+    turn = world.recall(alice, "Is my wife free on deploy Fridays?")
+    assert {b["wife"].id, b["fridays"].id} <= set(turn.trace.returned)
+
+
+def test_a_project_snapshot_primes_that_projects_own_beliefs(world: Any, alice: Principal) -> None:
+    pref = world.put(
+        alice, "User prefers tabs.", subject="indent", belief_type="preference", scope="user"
+    )
+    orbit = world.put(
+        alice, "The team chose Kafka.", subject="project decision", scope="project:orbit"
+    )
+    general = world.put(alice, "The team chose Fridays.", subject="project decision")
+    for _ in range(70):  # a burst that pushes the project belief out of the recency window
+        world.put(alice, "User's friend is Sam.", subject="friend", belief_type="relationship")
+    in_orbit = world.recall(alice, project_scope="orbit", max_items=12, max_tokens=600)
+    assert set(in_orbit.trace.returned) == {pref.id, orbit.id}
+    assert in_orbit.trace.candidate_counts is not None
+    assert in_orbit.trace.candidate_counts["project"] == 1
+    outside = world.recall(alice, max_items=12, max_tokens=600)
+    assert set(outside.trace.returned) == {pref.id}
+    assert general.id not in outside.trace.returned
+
+
+# person questions ---------------------------------------------------------------------------
+
+
+def _people(world: Any, alice: Principal) -> dict[str, Any]:
+    return {
+        "neighbor": world.put(
+            alice, "User's neighbor is Walt.", subject="neighbor", belief_type="relationship"
+        ),
+        "colleague": world.put(
+            alice,
+            "User's colleague is Dr. Hana Sato.",
+            subject="colleague",
+            belief_type="relationship",
+        ),
+        "garden": world.put(
+            alice,
+            "User has a vegetable garden.",
+            subject="vegetable garden",
+            belief_type="user_model_attr",
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who is traveling with me next week?", "Whose ladder did I borrow?", "To whom do I report?"],
+)
+def test_a_person_question_reads_the_relationships(
+    world: Any, alice: Principal, question: str
+) -> None:
+    b = _people(world, alice)
+    result = world.recall(alice, question)
+    assert set(result.trace.returned) == {b["neighbor"].id, b["colleague"].id}
+    assert result.trace.candidate_counts is not None
+    assert result.trace.candidate_counts["person"] == 2
+
+
+def test_a_person_question_that_names_the_relation_reads_only_that_person(
+    world: Any, alice: Principal
+) -> None:
+    b = _people(world, alice)
+    result = world.recall(alice, "Who is my neighbor?")
+    assert result.trace.returned == (b["neighbor"].id,)
+    assert result.trace.candidate_counts is not None
+    assert "person" not in result.trace.candidate_counts
+
+
+def test_a_question_that_asks_for_no_person_reads_no_relationship(
+    world: Any, alice: Principal
+) -> None:
+    _people(world, alice)
+    assert world.recall(alice, "What is traveling like next week?").trace.returned == ()
 
 
 # the trace ----------------------------------------------------------------------------------

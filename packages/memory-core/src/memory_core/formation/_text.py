@@ -2,9 +2,10 @@
 
 Sentences are split on terminal punctuation followed by whitespace (not inside tokens such as
 ``api.example.com`` or ``3.5``, not after common abbreviations, not before a lowercase word) and
-on line breaks. Clauses are split on semicolons and on a coordinating conjunction or comma that
-opens a clause with a new subject (``..., and I work at Acme``, ``..., and she ...``). Colons
-and dashes are not clause boundaries: a fact buried after one does not form, which keeps
+on line breaks. Clauses are split on semicolons, on a coordinating conjunction or comma that
+opens a clause with a new subject (``..., and I work at Acme``, ``..., and she ...``), and on a
+comma that opens an origin phrase with its subject elided (``..., originally from Manila``).
+Colons and dashes are not clause boundaries: a fact buried after one does not form, which keeps
 extraction conservative.
 """
 
@@ -91,7 +92,7 @@ def split_sentences(text: str) -> list[str]:
 
 _NEW_SUBJECT_AHEAD = (
     r"(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|we|We|my|My|our|Our|she|She|he|He|they|They"
-    r"|it|It|her|Her|his|His|their|Their|you|You)\b)"
+    r"|it|It|her|Her|his|His|their|Their|you|You)\b|i(?=['’\s]))"
 )
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
@@ -100,6 +101,7 @@ _CLAUSE_BREAK = re.compile(
     + _NEW_SUBJECT_AHEAD
     + r"|,\s+"
     + r"(?=(?:I|I'm|I’m|I've|I’ve|she|he|she's|he's|they|it's|they're)\s)"
+    + r"|,\s+(?=(?:originally\s+from|born\s+(?:and\s+raised\s+)?in)\s)"
 )
 
 
@@ -147,6 +149,29 @@ def base_form(verb: str) -> str:
     if lower.endswith("s") and not lower.endswith("ss"):
         return verb[:-1]
     return verb
+
+
+_VOWELS = frozenset("aeiou")
+
+
+def gerund(verb: str) -> str:
+    """The ``-ing`` form of a base-form English verb (``bike`` -> ``biking``, ``run`` ->
+    ``running``), by the regular spelling rules."""
+    lower = verb.casefold()
+    if lower.endswith("ie"):
+        return verb[:-2] + "ying"
+    if lower.endswith("e") and not lower.endswith(("ee", "ye", "oe")) and len(lower) > 2:
+        return verb[:-1] + "ing"
+    if (
+        len(lower) <= 4
+        and len(lower) >= 3
+        and lower[-1] not in _VOWELS
+        and lower[-1] not in "wxy"
+        and lower[-2] in _VOWELS
+        and lower[-3] not in _VOWELS
+    ):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
 
 
 def indefinite_article(noun_phrase: str) -> str:

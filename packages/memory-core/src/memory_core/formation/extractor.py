@@ -9,23 +9,43 @@ the user (or, for decisions, the user's team).
 Subjects are lowercase noun phrases, derived by one of three rules:
 
 1. **Slots.** A single-valued attribute has a fixed slot name, so a newer statement about it
-   supersedes the older one: ``home location`` (live in, moved to, based in), ``employment``
-   (works at/for, joined), ``role`` (works as, job title), ``work arrangement``, ``vehicle``
-   (drives), ``diet``, ``native language``, ``hometown``, ``age``, ``name``, ``birthday``,
-   ``timezone``, ``pronouns``, ``favorite <thing>``, and a relation word for relationships
-   (``wife``, ``manager``).
+   supersedes the older one: ``home location`` (live in, have lived in, moved to, based in),
+   ``employment`` (works at/for, joined, on the X team at Y), ``team`` (on the X team),
+   ``role`` (works as, job title), ``work arrangement``, ``commute`` (bike/walk/drive to work,
+   take the train to work, commute by bus), ``vehicle`` (drives), ``diet``, ``native
+   language``, ``hometown``, ``age``, ``name``, ``birthday``, ``timezone``, ``pronouns``,
+   ``favorite <thing>``, and a relation word for relationships (``wife``, ``manager``).
 2. **Categories.** A multi-valued attribute has a category name and is *not exclusive*: new
    values add to it rather than supersede it (``languages``, ``allergies``, ``health``,
-   ``dietary restrictions``, ``project decision``).
+   ``dietary restrictions``, ``nationality``, ``project decision``).
 3. **Things.** Otherwise the subject is the head noun phrase of the object (determiners and
    trailing prepositional phrases removed): ``I use Neovim for everything`` -> ``neovim``,
    ``I have an Apple Watch`` -> ``apple watch``, ``I love hiking`` -> ``hiking``.
+
+Relationships form from ``My wife is Morgan``, ``Morgan is my wife``, ``I have a sister named
+Ana`` and from a name in apposition anywhere in a clause (``My son Leo starts school``, ``my
+physiotherapist, Dr. Okafor,``): an appositive is presupposed rather than asserted, so it holds
+under a modal of its clause (``My son Leo might start school``), though never in a question or
+a conditional. Words that cannot be a name (nationalities, religions, weekdays) never fill the
+name, and a modifier such as ``old`` or ``former`` before the relation word rules it out. A
+relation people have several of (a sister, a friend, a dog) accumulates; one they have one of
+(a spouse, a manager, a landlord) is exclusive, so a newer name supersedes.
+
+A clause that opens without its subject (``Been living in Toronto for years``, ``Just moved to
+Lisbon``) is the user's own statement when the turn is the user's and the sentence does not open
+with someone else: the ``I`` is supplied for a short list of verb forms a third party's fragment
+rarely opens with. ``I really like it`` resolves ``it`` to the previous clause of the same turn:
+the thing for a possession or tool (``User loves Zed.``), the activity otherwise (``User likes
+working remotely.``); with no stated antecedent it forms nothing. An ironic opener (``Oh sure, I
+just love waiting on hold``) forms nothing.
 
 Preferences split on the verb. ``prefer`` and ``would rather`` choose among alternatives along
 a facet, so their subject is the facet when a small lexicon names one (``concise answers`` ->
 ``answer style``, ``tabs over spaces`` -> ``indentation style``) and the thing otherwise.
 ``like``, ``love``, ``hate`` and their kin state an attitude toward a thing, so their subject is
-the thing. Retractions (``I no longer use X``, ``I don't X anymore``, ``I stopped using X``)
+the thing; ``I'm into X`` and ``I'm not a fan of X`` state one too, and ``I hate it when X``
+takes the facet or the head of what the event is about (``I hate it when answers ramble`` ->
+``answer style``). Retractions (``I no longer use X``, ``I don't X anymore``, ``I stopped using X``)
 re-read the clause without the negation and emit the same type and subject with polarity
 ``retract``: ``User no longer uses an Apple Watch.``.
 """
@@ -40,7 +60,9 @@ from typing import Protocol
 
 from memory_core.domain import Authority, BeliefType, Polarity
 from memory_core.formation._text import (
+    base_form,
     collapse,
+    gerund,
     indefinite_article,
     split_clauses,
     third_person,
@@ -153,6 +175,7 @@ _FACETS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 _RELATIONS = (
+    # partners and family
     "wife",
     "husband",
     "spouse",
@@ -163,49 +186,195 @@ _RELATIONS = (
     "fiance",
     "boyfriend",
     "girlfriend",
+    "ex-wife",
+    "ex-husband",
+    "ex-partner",
+    "ex-boyfriend",
+    "ex-girlfriend",
     "mother",
     "mom",
     "mum",
     "father",
     "dad",
+    "stepmother",
+    "stepfather",
+    "stepmom",
+    "stepmum",
+    "stepdad",
+    "mother-in-law",
+    "father-in-law",
     "sister",
     "brother",
+    "twin sister",
+    "twin brother",
+    "half-sister",
+    "half-brother",
+    "stepsister",
+    "stepbrother",
+    "sister-in-law",
+    "brother-in-law",
     "son",
     "daughter",
+    "stepson",
+    "stepdaughter",
+    "son-in-law",
+    "daughter-in-law",
     "child",
     "kid",
+    "baby",
     "grandmother",
     "grandfather",
     "grandma",
     "grandpa",
+    "granny",
+    "grandson",
+    "granddaughter",
+    "grandchild",
     "aunt",
     "uncle",
     "cousin",
     "niece",
     "nephew",
+    "godmother",
+    "godfather",
+    "godson",
+    "goddaughter",
+    # friends and household
     "best friend",
     "friend",
     "roommate",
     "flatmate",
+    "housemate",
+    "neighbor",
+    "neighbour",
+    # work and study
     "manager",
     "boss",
+    "supervisor",
+    "skip-level manager",
     "mentor",
+    "mentee",
     "cofounder",
     "co-founder",
     "business partner",
     "team lead",
     "tech lead",
     "coworker",
+    "co-worker",
     "colleague",
+    "teammate",
+    "direct report",
+    "assistant",
+    "advisor",
+    "adviser",
+    "classmate",
+    "tutor",
+    "teacher",
+    "coach",
+    "personal trainer",
+    "trainer",
+    # care and services
     "doctor",
+    "family doctor",
+    "gp",
+    "pediatrician",
+    "paediatrician",
     "therapist",
+    "physical therapist",
+    "physiotherapist",
+    "physio",
+    "chiropractor",
+    "psychiatrist",
+    "psychologist",
+    "counselor",
+    "counsellor",
     "dentist",
+    "accountant",
+    "lawyer",
+    "attorney",
+    "financial advisor",
+    "nanny",
+    "babysitter",
     "landlord",
+    "landlady",
+    "vet",
+    # pets
     "dog",
     "cat",
     "puppy",
     "kitten",
+    "rabbit",
+    "bunny",
+    "hamster",
+    "guinea pig",
+    "parrot",
+    "horse",
+    "tortoise",
+    "turtle",
 )
+_MULTI_VALUED_RELATIONS = frozenset(
+    {
+        "sister",
+        "brother",
+        "twin sister",
+        "twin brother",
+        "half-sister",
+        "half-brother",
+        "stepsister",
+        "stepbrother",
+        "sister-in-law",
+        "brother-in-law",
+        "son",
+        "daughter",
+        "stepson",
+        "stepdaughter",
+        "son-in-law",
+        "daughter-in-law",
+        "child",
+        "kid",
+        "baby",
+        "grandson",
+        "granddaughter",
+        "grandchild",
+        "aunt",
+        "uncle",
+        "cousin",
+        "niece",
+        "nephew",
+        "godson",
+        "goddaughter",
+        "friend",
+        "roommate",
+        "flatmate",
+        "housemate",
+        "neighbor",
+        "neighbour",
+        "mentee",
+        "cofounder",
+        "co-founder",
+        "business partner",
+        "coworker",
+        "co-worker",
+        "colleague",
+        "teammate",
+        "direct report",
+        "classmate",
+        "dog",
+        "cat",
+        "puppy",
+        "kitten",
+        "rabbit",
+        "bunny",
+        "hamster",
+        "guinea pig",
+        "parrot",
+        "horse",
+        "tortoise",
+        "turtle",
+    }
+)
+"""Relations a person has several of at once: naming one adds to the others (not exclusive).
+The rest (a spouse, a manager, a landlord) hold one value, so a newer name supersedes."""
 _RELATION_PLURALS = {
     "kids": "kid",
     "children": "child",
@@ -249,6 +418,42 @@ _HEALTH_ADJECTIVES = frozenset(
     }
 )
 _HANDEDNESS = frozenset({"left-handed", "right-handed", "left handed", "right handed"})
+_NATIONALITIES = _words(
+    """American Argentine Argentinian Australian Austrian Bangladeshi Belgian Bolivian Brazilian
+    British Bulgarian Cambodian Cameroonian Canadian Chilean Chinese Colombian Croatian Cuban
+    Czech Danish Dominican Dutch Ecuadorian Egyptian English Eritrean Estonian Ethiopian
+    Filipino Filipina Finnish French Georgian German Ghanaian Greek Guatemalan Haitian
+    Honduran Hungarian Icelandic Indian Indonesian Iranian Iraqi Irish Israeli Italian
+    Jamaican Japanese Jordanian Kazakh Kenyan Korean Latvian Lebanese Lithuanian Malaysian
+    Maltese Mexican Moroccan Nepalese Nepali Nigerian Norwegian Pakistani Palestinian Peruvian
+    Polish Portuguese Romanian Russian Salvadoran Saudi Scottish Senegalese Serbian
+    Singaporean Slovak Slovenian Somali Spanish Sudanese Swedish Swiss Syrian Taiwanese
+    Tanzanian Thai Tunisian Turkish Ugandan Ukrainian Uruguayan Venezuelan Vietnamese Welsh
+    Zambian Zimbabwean"""
+)
+"""Nationality adjectives: ``I'm Canadian`` states a nationality, never a name."""
+_RELIGIONS = _words(
+    """Jewish Muslim Christian Catholic Protestant Orthodox Buddhist Hindu Sikh Jain Mormon
+    Quaker Anglican Baptist Lutheran Methodist Evangelical Atheist Agnostic Pagan"""
+)
+_CALENDAR_WORDS = _words(
+    """Monday Tuesday Wednesday Thursday Friday Saturday Sunday Today Tomorrow Yesterday
+    Tonight Weekend"""
+)
+_NOT_NAME_WORDS = frozenset(
+    w.casefold()
+    for w in (
+        *_NATIONALITIES,
+        *_RELIGIONS,
+        *_CALENDAR_WORDS,
+        *_words(
+            """I And But Or So The A An This That These Those It He She They We You My Our His
+            Her Their Your Who What When Where Why How Yes No Not Also Just Still Now Then Here
+            There Thanks Thank Please Anyway Lol Haha OK Okay"""
+        ),
+    )
+)
+"""Capitalized words that are never a person's (or pet's) name in a relationship statement."""
 _CONDITIONS = _words(
     """asthma diabetes migraines migraine hypertension epilepsy arthritis adhd anxiety
     depression insomnia eczema psoriasis celiac coeliac tinnitus dyslexia autism ibs
@@ -383,11 +588,12 @@ _ADVERBS = (
 _TRAILING = re.compile(
     r"(?:,?\s+(?:now|too|as\s+well|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now"
     r"|anymore|any\s+more|any\s+longer|though|actually|by\s+the\s+way|btw|lol|haha|thanks"
+    r"|lately|recently"
     r"|for\s+now|already|again|full\s+stop|tbh|imo|imho|fwiw|honestly|lol|ha))+$",
     re.IGNORECASE,
 )
 _OBJECT_CUT = re.compile(
-    r",\s+(?!(?:and|or)\b)(?=[a-z])|\s+(?:because|since|although|though|but|so\s+that|which"
+    r",\s+(?!(?:and|or)\b)(?=[a-z])|\s+(?:because|since|although|though|but|so\s+that|so|which"
     r"|where|whereas|unless|until|except)\s+|\s+[-–—]\s+|\s*[(:]"
     r"|(?i:\s+for\s+(?:(?:about|around|almost|nearly|over)\s+)?(?:a|an|one|two|three|four"
     r"|five|six|several|many|\d+|the\s+(?:last|past))(?:\s+(?:few|couple\s+of))?"
@@ -395,7 +601,8 @@ _OBJECT_CUT = re.compile(
 )
 _PLACE_CUT = re.compile(
     r",\s+(?=[a-z])|\s+(?:with|for|since|because|and|but|so|which|where|when|while|after|before"
-    r"|last|this|next|yesterday|today|ago|until|in|a\s+(?:few|couple)|about|around|from)\b"
+    r"|last|this|next|yesterday|today|ago|until|in|a\s+(?:few|couple)|about|around|from|my"
+    r"|all\s+my|ever|most|every)\b"
     r"|\s+[-–—]\s+|\s*[(:]",
     re.IGNORECASE,
 )
@@ -403,7 +610,8 @@ _PLACE_CUT = re.compile(
 _EMPLOYER_CUT = re.compile(
     r",\s+(?=[a-z])|\s+(?:with|since|because|and|but|so|which|where|when|while|after|before"
     r"|last|this|next|yesterday|today|ago|until|in\s+\d{4}|a\s+(?:few|couple)|about|around)\b"
-    r"|\s+for\s+(?:a|an|one|two|three|four|five|six|several|many|\d+|the\s+(?:last|past))\b"
+    r"|\s+for\s+(?:(?:about|around|almost|nearly|over|roughly)\s+)?(?:a|an|one|two|three|four"
+    r"|five|six|several|many|\d+|the\s+(?:last|past))\b"
     r"|\s+[-–—]\s+|\s*[(:]",
     re.IGNORECASE,
 )
@@ -435,6 +643,12 @@ def _relation_alternation() -> str:
 
 
 _REL = _relation_alternation()
+_RELATION_MODIFIERS = (
+    r"older|younger|little|big|baby|eldest|oldest|youngest|middle|new|current|lovely|wonderful"
+    r"|amazing|awesome|dear|sweet|adopted|rescue|twin"
+)
+"""Words that may stand between ``my`` and a relation word (``my younger sister``); a word
+like ``old`` or ``former`` may not, since it names a past relation."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -620,8 +834,10 @@ def _p(
 
 
 _LIVE = re.compile(
-    _I + r"(?:live|am\s+living|have\s+been\s+living|reside|am\s+based|am\s+located"
-    r"|(?:have\s+)?(?:just\s+)?(?:moved|relocated))\s+(?P<prep>in|to|at|out\s+to)\s+(?P<obj>.+)$",
+    _I + r"(?:live|am\s+living|have\s+been\s+living|have\s+lived|reside|am\s+based"
+    r"|have\s+been\s+based|am\s+located|(?:have\s+)?(?:just\s+)?(?:moved|relocated)"
+    r"(?:\s+(?:back|over))?(?:\s+from\s+[^,;]+?(?=\s+(?:to|out\s+to)\s))?)"
+    r"\s+(?P<prep>in|to|at|out\s+to)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
 
@@ -676,7 +892,17 @@ _ARRANGEMENT = re.compile(
 )
 
 
+_WORK_IN_TEAM = re.compile(
+    _I + r"(?:work|am\s+working|have\s+been\s+working)\s+(?P<rest>(?:on|in)\s+.+)$",
+    re.IGNORECASE,
+)
+
+
 def _rule_work(clause: str) -> list[_Proposal]:
+    if (match := _WORK_IN_TEAM.match(clause)) is not None and (
+        team := _team_membership(collapse(match.group("rest")))
+    ):
+        return team
     if (match := _WORK.match(clause)) is not None:
         obj = _clean_object(match.group("obj"), cut=_EMPLOYER_CUT)
         if not _usable(obj) or not _named(obj, clause):
@@ -705,12 +931,44 @@ def _rule_work(clause: str) -> list[_Proposal]:
 _BE = re.compile(_I + r"(?:am|have\s+been)\s+(?P<obj>.+)$", re.IGNORECASE)
 
 
+_TEAM = re.compile(
+    r"^(?:(?:a\s+)?(?:member|part)\s+of|on|in)\s+(?P<team>(?:the|our|my)\s+(?:[\w&/+.-]+\s+){1,4}?"
+    r"(?:team|squad|group|crew))(?:\s+(?:at|for)\s+(?P<org>[A-Z][^,;]*))?(?:[,;].*)?$"
+)
+
+
+def _team_membership(raw: str) -> list[_Proposal]:
+    """``on the platform team at Shopify`` -> employment; ``on the platform team`` -> team."""
+    match = _TEAM.match(raw)
+    if match is None:
+        return []
+    team = re.sub(r"^(?:our|my)\s+", "the ", collapse(match.group("team")), flags=re.I)
+    org = match.group("org")
+    if org is None:
+        return [_p(BeliefType.USER_MODEL_ATTR, "team", "is on", team)]
+    employer = _clean_object(org, cut=_EMPLOYER_CUT)
+    if not _usable(employer):
+        return []
+    return [_p(BeliefType.USER_MODEL_ATTR, "employment", "is on", f"{team} at {employer}")]
+
+
 def _rule_be(clause: str) -> list[_Proposal]:
     match = _BE.match(clause)
     if match is None:
         return []
     raw = collapse(match.group("obj"))
     lowered = raw.casefold().rstrip(" .!")
+    if team := _team_membership(raw):
+        return team
+    if into := re.match(r"^(?:(?:very|really|super|so)\s+)?into\s+(.+)$", raw, re.I):
+        obj = _third_person_object(_clean_object(into.group(1)))
+        subject = head_phrase(obj)
+        if not _usable(obj) or not subject:
+            return []
+        return [_p(BeliefType.PREFERENCE, subject, "is into", obj)]
+    nationality = _clean_object(raw)
+    if nationality in _NATIONALITIES:
+        return [_p(BeliefType.USER_MODEL_ATTR, "nationality", "is", nationality, exclusive=False)]
     if allergy := re.match(r"^(?:very\s+|severely\s+|mildly\s+)?allergic\s+to\s+(.+)$", raw, re.I):
         obj = _clean_object(allergy.group(1))
         if not _usable(obj):
@@ -835,8 +1093,10 @@ def _rule_preference(clause: str) -> list[_Proposal]:
 
 
 _USE = re.compile(
-    _I + r"(?P<verb>use|am\s+using|have\s+been\s+using|rely\s+on|switched\s+to"
-    r"|have\s+switched\s+to|code\s+in|program\s+in|write\s+code\s+in)\s+(?P<obj>.+)$",
+    _I + r"(?P<verb>use|am\s+using|have\s+been\s+using|rely\s+on|(?:have\s+)?started\s+using"
+    r"|began\s+using"
+    r"|(?:have\s+)?(?:just\s+)?switched(?:\s+(?:over|back))?(?:\s+from\s+[^,;]+?)?\s+to"
+    r"|code\s+in|program\s+in|write\s+code\s+in)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
 
@@ -860,7 +1120,7 @@ def _rule_use(clause: str) -> list[_Proposal]:
 
 
 _HAVE = re.compile(
-    _I + r"(?P<verb>have\s+got|have|own|got)\s+(?P<obj>.+)$",
+    _I + r"(?P<verb>have\s+got|have|own|got|(?:have\s+)?adopted)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
 _HAVE_DETERMINER = re.compile(r"^(?:a|an|two|three|four|five|one|several|some|my)\s", re.IGNORECASE)
@@ -874,6 +1134,9 @@ def _rule_have(clause: str) -> list[_Proposal]:
     raw = collapse(match.group("obj"))
     if verb == "got" and not _HAVE_DETERMINER.match(raw):
         return []
+    if verb.endswith("adopted"):
+        adopted = _relationship_from_have(raw)
+        return [adopted] if adopted is not None else []
     condition = _condition(raw)
     if condition is not None:
         return [_p(BeliefType.USER_MODEL_ATTR, "health", "has", condition, exclusive=False)]
@@ -909,25 +1172,17 @@ def _condition(raw: str) -> str | None:
 
 def _relationship_from_have(raw: str) -> _Proposal | None:
     match = re.match(
-        r"^(?P<det>a|an|two|three|four|five|one)\s+(?:(?:older|younger|little|big|baby|twin"
-        r"|step)\s+)?(?P<rel>" + _REL + r")\b(?:\s+(?:named|called)\s+" + _NAME + r")?",
+        r"^(?P<det>a|an|two|three|four|five|one)\s+(?:(?:" + _RELATION_MODIFIERS + r"|step)\s+)?"
+        r"(?P<rel>" + _REL + r")\b(?:,?\s+(?:named|called)\s+" + _NAME + r")?",
         raw,
         re.IGNORECASE,
     )
     if match is None:
         return None
     rel = match.group("rel").casefold()
-    singular = _RELATION_PLURALS.get(rel, rel)
-    name = match.group("name")
+    name = _clean_name(match.group("name")) if match.group("name") else None
     if name and match.group("det").casefold() in ("a", "an", "one"):
-        return _p(
-            BeliefType.RELATIONSHIP,
-            singular,
-            "",
-            name,
-            statement=f"User's {singular} is {name}.",
-            negated=f"User's {singular} is no longer {name}.",
-        )
+        return _named_relationship(rel, name)
     obj = _clean_object(raw)
     return _p(BeliefType.RELATIONSHIP, rel, "has", _third_person_object(obj))
 
@@ -954,11 +1209,19 @@ def _languages(raw: str) -> list[str]:
     parts = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", obj) if p.strip()]
     languages: list[str] = []
     for part in parts:
-        words = part.split()
-        if not words or len(words) > 4 or not words[-1][:1].isupper():
-            return []
-        languages.append(part)
+        words = _LANGUAGE_QUALIFIER.sub("", part).split()
+        # A language is a proper noun: every word capitalized (``Brazilian Portuguese``), so
+        # ``getting by in Spanish`` is not one and is left out.
+        if words and len(words) <= 4 and all(w[:1].isupper() for w in words):
+            languages.append(" ".join(words))
     return languages
+
+
+_LANGUAGE_QUALIFIER = re.compile(
+    r"^(?:a\s+(?:bit|little)\s+of|a\s+little|some|basic|conversational|broken|decent|good"
+    r"|fluent|native)\s+",
+    re.IGNORECASE,
+)
 
 
 def _rule_language(clause: str) -> list[_Proposal]:
@@ -1042,21 +1305,10 @@ def _rule_relationship(clause: str) -> list[_Proposal]:
     match = _REL_IS.match(text) or _IS_REL.match(text)
     if match is None:
         return []
-    name = collapse(match.group("name"))
-    if not name[:1].isupper():
+    name = _clean_name(match.group("name"))
+    if name is None:
         return []
-    rel = collapse(match.group("rel")).casefold()
-    rel = _RELATION_PLURALS.get(rel, rel)
-    return [
-        _p(
-            BeliefType.RELATIONSHIP,
-            rel,
-            "",
-            name,
-            statement=f"User's {rel} is {name}.",
-            negated=f"User's {rel} is no longer {name}.",
-        )
-    ]
+    return [_named_relationship(collapse(match.group("rel")), name)]
 
 
 def _rule_attribute(clause: str) -> list[_Proposal]:
@@ -1087,10 +1339,15 @@ _DECISION = re.compile(
     re.IGNORECASE,
 )
 _TEAM_USE = re.compile(
-    r"^(?:we|the\s+team|our\s+team)\s+(?:are\s+going\s+with|went\s+with|are\s+using|use|uses)\s+"
-    r"(?P<obj>.+)$",
+    r"^(?:we|the\s+team|our\s+team)\s+(?:are\s+using|use|uses)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
+_TEAM_CHOICE = re.compile(
+    r"^(?:we|the\s+team|our\s+team)\s+(?P<verb>(?:are|is)\s+going\s+with|went\s+with"
+    r"|(?:have|has)\s+gone\s+with)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+"""``We're going with Tailwind``: choosing among options is a decision, not a usage report."""
 
 
 def _rule_decision(clause: str) -> list[_Proposal]:
@@ -1110,31 +1367,235 @@ def _rule_decision(clause: str) -> list[_Proposal]:
                 negated=f"The team no longer stands by its decision: {verb} {obj}.",
             )
         ]
-    if (match := _TEAM_USE.match(clause)) is not None:
+    if (match := _TEAM_CHOICE.match(clause)) is not None:
         obj = _third_person_object(_clean_object(match.group("obj")), team=True)
-        subject = head_phrase(obj)
-        if not _usable(obj) or not subject:
+        if not _usable(obj):
             return []
+        verb = "went with" if "went" in match.group("verb").casefold() else "is going with"
+        if "gone" in match.group("verb").casefold():
+            verb = "went with"
         return [
             _p(
                 BeliefType.FACT,
-                subject,
+                "project decision",
                 "",
                 obj,
-                statement=f"The team uses {obj}.",
-                negated=f"The team no longer uses {obj}.",
+                exclusive=False,
+                statement=f"The team {verb} {obj}.",
+                negated=f"The team is no longer going with {obj}.",
             )
         ]
+    if (match := _TEAM_USE.match(clause)) is not None:
+        out: list[_Proposal] = []
+        for part in _split_coordination(_clean_object(match.group("obj"))):
+            obj = _third_person_object(part, team=True)
+            subject = head_phrase(obj)
+            if not _usable(obj) or not subject:
+                continue
+            out.append(
+                _p(
+                    BeliefType.FACT,
+                    subject,
+                    "",
+                    obj,
+                    statement=f"The team uses {obj}.",
+                    negated=f"The team no longer uses {obj}.",
+                )
+            )
+        return out
     return []
+
+
+_COMMUTE_MODES = (
+    ("ride\\s+(?:my|a|the)\\s+(?:bike|bicycle)", "bikes"),
+    ("bike", "bikes"),
+    ("cycle", "cycles"),
+    ("walk", "walks"),
+    ("run", "runs"),
+    ("drive", "drives"),
+    ("carpool", "carpools"),
+    ("skate", "skates"),
+    ("scooter", "scooters"),
+    ("commute", "commutes"),
+)
+_TRANSIT = r"train|bus|subway|tube|metro|tram|ferry|light\s+rail|streetcar|shuttle"
+_COMMUTE = re.compile(
+    _I + r"(?:(?P<mode>ride\s+(?:my|a|the)\s+(?:bike|bicycle)|bike|cycle|walk|run|drive|carpool"
+    r"|skate|scooter|commute)|take\s+(?P<transit>(?:the|a)\s+(?:" + _TRANSIT + r")))"
+    r"\s+(?:in\s+)?to\s+(?P<dest>work|school|campus|class|uni|university|college|the\s+office"
+    r"|my\s+office|my\s+job|the\s+lab)\b",
+    re.IGNORECASE,
+)
+_COMMUTE_BY = re.compile(
+    _I
+    + r"(?:commute|get\s+to\s+work|go\s+to\s+work|travel\s+to\s+work)\s+(?P<how>by\s+(?:"
+    + _TRANSIT
+    + r"|bike|bicycle|car|scooter)|on\s+foot)\b",
+    re.IGNORECASE,
+)
+
+
+def _rule_commute(clause: str) -> list[_Proposal]:
+    """``I bike to work``, ``I take the train to the office``, ``I commute by bus``."""
+    if (match := _COMMUTE.match(clause)) is not None:
+        dest = _third_person_object(collapse(match.group("dest")))
+        if match.group("transit"):
+            transit = collapse(match.group("transit")).casefold()
+            return [_p(BeliefType.USER_MODEL_ATTR, "commute", f"takes {transit} to", dest)]
+        mode = collapse(match.group("mode")).casefold()
+        verb = next(v for pattern, v in _COMMUTE_MODES if re.fullmatch(pattern, mode))
+        return [_p(BeliefType.USER_MODEL_ATTR, "commute", f"{verb} to", dest)]
+    if (match := _COMMUTE_BY.match(clause)) is not None:
+        how = collapse(match.group("how")).casefold()
+        return [_p(BeliefType.USER_MODEL_ATTR, "commute", "commutes", how)]
+    return []
+
+
+_PLAY = re.compile(
+    _I + r"play\s+(?!(?:with|around|along|it|this|that|them|him|her|games?\s+with|a|an|some|my"
+    r"|your|his|their|our|any|more|less|too|well|hard|nice|fair|safe|dumb|dead|by|on|in|for"
+    r"|against|devil's)\b)"
+    r"(?P<obj>(?:the\s+)?[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}.*)$",
+    re.IGNORECASE,
+)
+
+
+def _rule_play(clause: str) -> list[_Proposal]:
+    """``I play the cello``, ``I play tennis on Sundays``: an instrument, sport or game."""
+    match = _PLAY.match(clause)
+    if match is None:
+        return []
+    obj = _third_person_object(_clean_object(match.group("obj")))
+    subject = head_phrase(obj)
+    if not _usable(obj) or not subject or subject.split()[0] in _TRANSIENT_HEADS:
+        return []
+    return [_p(BeliefType.USER_MODEL_ATTR, subject, "plays", obj)]
+
+
+_IT_WHEN = re.compile(
+    _I + r"(?P<verb>like|love|adore|enjoy|hate|dislike|detest|loathe|cannot\s+stand"
+    r"|can\s+not\s+stand|do\s+not\s+like)\s+it\s+when\s+(?P<event>.+)$",
+    re.IGNORECASE,
+)
+_GENERIC_AGENTS = _words(
+    """people someone somebody anyone anybody everyone everybody folks others they you he she
+    it coworkers colleagues"""
+)
+_EVENT_VERB = re.compile(
+    r"\s+(?:is|are|was|were|am|be|been|get|gets|got|keep|keeps|do|does|did|don't|doesn't"
+    r"|can|cannot|can't|will|won't|would|have|has|had|start|starts|run|runs|go|goes|come"
+    r"|comes|take|takes|make|makes|use|uses|say|says|send|sends|ask|asks|try|tries|put|puts"
+    r"|call|calls|reply|replies|show|shows|end|ends|turn|turns|break|breaks)\b",
+    re.IGNORECASE,
+)
+
+
+def _rule_it_when(clause: str) -> list[_Proposal]:
+    """``I hate it when answers are padded`` -> a preference about what the event is about."""
+    match = _IT_WHEN.match(clause)
+    if match is None:
+        return []
+    event = _third_person_object(_clean_object(match.group("event")))
+    if not event or len(event.split()) > 14:
+        return []
+    agent = _EVENT_VERB.split(event, maxsplit=1)[0]
+    about = head_phrase(agent)
+    if not about or about.split()[0] in _GENERIC_AGENTS or about == head_phrase(event):
+        about = head_phrase(event.split(" ", 1)[1]) if " " in event else ""
+    subject = _facet(event) or about
+    if not subject or subject.split()[0] in _PRONOUN_OBJECTS:
+        return []
+    predicate = _ATTITUDE_PREDICATES[collapse(match.group("verb")).casefold()]
+    return [_p(BeliefType.PREFERENCE, subject, f"{predicate} it when", event)]
+
+
+_NOT_FAN = re.compile(
+    r"^I\s+am\s+not\s+(?:a\s+|much\s+of\s+a\s+)?(?:(?:big|huge|great|massive)\s+)?fan\s+of"
+    r"\s+(?P<obj>.+)$|^I\s+am\s+not\s+(?:really\s+|very\s+)?into\s+(?P<obj2>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _rule_not_fan(clause: str) -> list[_Proposal]:
+    """``I'm not a fan of long threads``: a negative attitude stated without a negative verb."""
+    match = _NOT_FAN.match(clause)
+    if match is None:
+        return []
+    raw = match.group("obj") or match.group("obj2")
+    obj = _third_person_object(_clean_object(raw))
+    subject = head_phrase(obj)
+    if not _usable(obj) or not subject:
+        return []
+    predicate = "is not a fan of" if match.group("obj") else "is not into"
+    return [_p(BeliefType.PREFERENCE, subject, predicate, obj)]
+
+
+_APPOSITIVE = re.compile(
+    r"(?<![\w'])(?i:my|our)\s+(?:(?i:" + _RELATION_MODIFIERS + r")\s+)?(?P<rel>(?i:" + _REL + r"))"
+    r"(?P<comma>,)?\s+(?P<name>(?!I\b)[A-Z][\w'.-]*(?:\s+(?:(?:van|de|da|von|del|la|le)\s+)?"
+    r"[A-Z][\w'.-]*){0,2})(?![\w'])"
+)
+"""``my son Leo``, ``our dog Biscuit``, ``my physiotherapist, Dr. Okafor,``: an appositive name."""
+
+
+def _clean_name(raw: str) -> str | None:
+    """A person's (or pet's) name as written, or None when the words cannot be a name."""
+    words = collapse(raw).split()
+    while words and words[-1].casefold().rstrip(".") in _NOT_NAME_WORDS:
+        words.pop()
+    if words:
+        words[-1] = re.sub(r"(?:'s|')$", "", words[-1])
+    if not words or not words[0][:1].isupper():
+        return None
+    if any(w.casefold().rstrip(".") in _NOT_NAME_WORDS for w in words):
+        return None
+    if len(words) == 1 and words[0].rstrip(".").casefold() in ("mr", "mrs", "ms", "dr", "prof"):
+        return None
+    return " ".join(words)
+
+
+def _named_relationship(rel: str, name: str) -> _Proposal:
+    singular = _RELATION_PLURALS.get(rel.casefold(), rel.casefold())
+    return _p(
+        BeliefType.RELATIONSHIP,
+        singular,
+        "",
+        name,
+        exclusive=singular not in _MULTI_VALUED_RELATIONS,
+        statement=f"User's {singular} is {name}.",
+        negated=f"User's {singular} is no longer {name}.",
+    )
+
+
+def _appositive_relationships(text: str) -> list[_Proposal]:
+    """Relationships named in apposition anywhere in a clause (``My son Leo starts school``)."""
+    out: list[_Proposal] = []
+    for match in _APPOSITIVE.finditer(text):
+        rel = collapse(match.group("rel")).casefold()
+        if rel in _RELATION_PLURALS:
+            continue
+        raw = match.group("name")
+        if match.group("comma"):
+            rest = text[match.end() :]
+            if not re.match(r"^\s*(?:,|$|and\b)", rest):
+                continue
+        name = _clean_name(raw)
+        if name is not None:
+            out.append(_named_relationship(rel, name))
+    return out
 
 
 _POSITIVE_RULES: tuple[_Rule, ...] = (
     _rule_home,
     _rule_origin,
+    _rule_commute,
     _rule_work,
     _rule_language,
+    _rule_not_fan,
     _rule_be,
+    _rule_it_when,
     _rule_preference,
+    _rule_play,
     _rule_use,
     _rule_drive,
     _rule_diet,
@@ -1256,6 +1717,15 @@ def _positive(clause: str) -> list[_Proposal]:
 # --------------------------------------------------------------------------------------------
 
 
+_AUXILIARY_ADVERBS = re.compile(
+    r"^(I\s+(?:am|have\s+been|have|was))\s+(?:(?:really|totally|absolutely|definitely"
+    r"|genuinely|truly|actually|also|still|currently|now|just|finally|officially|mostly|pretty"
+    r"|quite|super|recently|happily)\s+)+",
+    re.IGNORECASE,
+)
+"""An adverb between the user's auxiliary and the predicate (``I'm now based in``) is dropped."""
+
+
 def _normalize_clause(clause: str) -> str:
     text = collapse(clause.replace("’", "'").replace("‘", "'"))
     for pattern, replacement in _CONTRACTIONS:
@@ -1264,6 +1734,7 @@ def _normalize_clause(clause: str) -> str:
     while previous != text:
         previous = text
         text = _DISCOURSE.sub("", text, count=1).lstrip(" ,")
+    text = _AUXILIARY_ADVERBS.sub(r"\1 ", text)
     return text.rstrip(" .!;,")
 
 
@@ -1293,40 +1764,136 @@ class ClauseReading:
     retracts: str | None
 
 
-def read_clause(clause: str) -> list[ClauseReading]:
-    """Read one clause (no hazard screen, no sentence-level filters) into zero or more readings."""
-    text = _normalize_clause(clause)
-    if not text or _HEDGED.search(text):
-        return []
+_SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), lead)
+    for pattern, lead in (
+        (r"^been\s", "I have "),
+        (r"^(?:born|raised)(?:\s+and\s+(?:raised|bred))?\s+in\s", "I was "),
+        (
+            r"^(?:living|working|using|learning|based|originally\s+from|allergic|married"
+            r"|fluent\s+in)\b",
+            "I am ",
+        ),
+        (
+            r"^(?:(?:just|recently|finally)\s+)?(?:moved|relocated|joined|started|switched"
+            r"|adopted|got|quit|stopped|gave\s+up|grew\s+up)\b",
+            "I ",
+        ),
+    )
+)
+"""Clauses people write without the ``I`` (``Been living in Toronto for years``): the turn is
+the user's own, so the first-person subject is supplied. Only verb forms that a third party's
+fragment rarely opens with are listed; a bare present verb (``Use tabs``) reads as a request."""
+_DEPENDENT_PARTICIPLE = re.compile(
+    r"^\W*(?:(?:still|currently|now|also)\s+)?(?:living|working|using|learning)\b[^,;]*,\s+"
+    r"(?:I|I'm|I'd|I've|we|my|our|it|this|that|the)\b",
+    re.IGNORECASE,
+)
+"""``Using the API, I get an error``: the participle opens a dependent phrase, not a statement."""
+_SARCASM = re.compile(
+    r"^\W*(?:yeah,?\s+right|oh,?\s+joy|as\s+if)\b"
+    r"|^\W*(?:oh,?\s+)?(?:sure|great|yeah|wow|wonderful|perfect|fantastic)\s*[,!]+\s*"
+    r"(?:because\s+)?I\s+(?:just|totally|absolutely|simply|so|really)\s+(?:love|adore|enjoy)\b",
+    re.IGNORECASE,
+)
+"""``Oh sure, I just love waiting on hold``: an ironic opener turns praise into its opposite."""
+
+
+def _supply_subject(text: str) -> str:
+    if re.match(r"^(?:I|we|my|our|the\s+team)\b", text, re.IGNORECASE):
+        return text
+    for pattern, lead in _SUBJECTLESS:
+        if pattern.match(text):
+            return lead + text[:1].lower() + text[1:]
+    return text
+
+
+def _reading(proposal: _Proposal, polarity: Polarity) -> ClauseReading:
+    retract = polarity is Polarity.RETRACT
+    return ClauseReading(
+        belief_type=proposal.belief_type,
+        subject=proposal.subject,
+        statement=proposal.render_retraction() if retract else proposal.render(),
+        polarity=polarity,
+        exclusive=proposal.exclusive,
+        retracts=(proposal.obj or proposal.subject) if retract else None,
+    )
+
+
+def _read(text: str) -> list[tuple[_Proposal, Polarity]]:
+    """The proposals of one normalized clause, each with its polarity."""
+    # A relation named in apposition is presupposed, not asserted: it holds even under a
+    # modal or a negation of the clause's predicate (``My son Leo might start school``).
+    named = [(p, Polarity.ASSERT) for p in _appositive_relationships(text)]
+    if _HEDGED.search(text):
+        return named
     retraction = _retraction(text)
     if retraction is not None:
-        return [
-            ClauseReading(
-                belief_type=p.belief_type,
-                subject=p.subject,
-                statement=p.render_retraction(),
-                polarity=Polarity.RETRACT,
-                exclusive=p.exclusive,
-                retracts=p.obj or p.subject,
-            )
-            for p in retraction
-        ]
+        return [(p, Polarity.RETRACT) for p in retraction] + named
     negated = r"^I\s+(?:do\s+not|did\s+not|cannot|am\s+not|have\s+not|never)\b"
     if re.match(negated, text, re.IGNORECASE) and not (
-        _ATTITUDE.match(text) or _DIET_NOT.match(text)
+        _ATTITUDE.match(text) or _DIET_NOT.match(text) or _NOT_FAN.match(text)
     ):
+        return named
+    return [(p, Polarity.ASSERT) for p in _positive(text)] + named
+
+
+def read_clause(clause: str, *, supply_subject: bool = True) -> list[ClauseReading]:
+    """Read one clause (no hazard screen, no sentence-level filters) into zero or more readings.
+
+    Args:
+        clause: One clause of a user turn.
+        supply_subject: Read a clause that opens without its subject (``Been living in
+            Toronto``) as the user's own statement; off for a dependent participial phrase.
+    """
+    text = _normalize_clause(clause)
+    if not text:
         return []
-    return [
-        ClauseReading(
-            belief_type=p.belief_type,
-            subject=p.subject,
-            statement=p.render(),
-            polarity=Polarity.ASSERT,
-            exclusive=p.exclusive,
-            retracts=None,
-        )
-        for p in _positive(text)
-    ]
+    if supply_subject:
+        text = _supply_subject(text)
+    return [_reading(p, polarity) for p, polarity in _read(text)]
+
+
+_PRONOUN_ATTITUDE = re.compile(
+    r"^I\s+" + _ADVERBS + r"(?P<verb>like|love|adore|enjoy|hate|dislike|detest|loathe"
+    r"|cannot\s+stand|can\s+not\s+stand|do\s+not\s+like|do\s+not\s+enjoy)\s+(?:it|that|this)"
+    r"(?:\s+(?:so\s+far|a\s+lot|a\s+bit|so\s+much|there|here))*$",
+    re.IGNORECASE,
+)
+"""``I really like it``: an attitude whose object is a pronoun, resolved to the previous clause."""
+_THING_PREDICATES = frozenset({"uses", "has", "owns", "drives", "plays"})
+
+
+def _antecedent(proposal: _Proposal) -> tuple[str, str] | None:
+    """What ``it`` refers to after ``proposal``'s clause, with the subject a preference about it
+    takes: the thing for a possession or a tool, the activity (as a gerund) otherwise."""
+    if proposal.statement is not None or proposal.belief_type is not BeliefType.USER_MODEL_ATTR:
+        return None
+    verb, _, particle = proposal.predicate.partition(" ")
+    if verb in _THING_PREDICATES:
+        thing = _HEAD_STOP.sub("", proposal.obj).strip()
+        thing = re.sub(r"^(?:a|an)\s+", "their ", thing, flags=re.IGNORECASE)
+        subject = head_phrase(thing)
+        return (thing, subject) if thing and subject else None
+    if verb in ("is", "was", "no"):
+        return None
+    activity = collapse(f"{gerund(base_form(verb))} {particle} {proposal.obj}")
+    if len(activity.split()) > 6:
+        return None
+    return activity, _facet(activity) or activity.casefold()
+
+
+def _resolve_pronoun(text: str, previous: Sequence[_Proposal]) -> list[_Proposal]:
+    """Read ``I love it`` against the clause before it in the same turn."""
+    match = _PRONOUN_ATTITUDE.match(text)
+    if match is None or not previous:
+        return []
+    resolved = _antecedent(previous[-1])
+    if resolved is None:
+        return []
+    obj, subject = resolved
+    predicate = _ATTITUDE_PREDICATES[collapse(match.group("verb")).casefold()]
+    return [_p(BeliefType.PREFERENCE, subject, predicate, obj)]
 
 
 class DeterministicExtractor:
@@ -1341,11 +1908,27 @@ class DeterministicExtractor:
         """Return the candidates of ``turn``'s sentences, in order, without duplicates."""
         seen: set[tuple[str, str, str, str]] = set()
         out: list[Candidate] = []
+        previous: list[_Proposal] = []
         for sentence in turn.sentences:
-            if sentence_forms_nothing(sentence):
+            if sentence_forms_nothing(sentence) or _SARCASM.match(sentence):
+                previous = []
                 continue
-            for clause in split_clauses(sentence):
-                for reading in read_clause(clause):
+            user_opens = False
+            for index, clause in enumerate(split_clauses(sentence)):
+                text = _normalize_clause(clause)
+                # An elided subject is the user's when the sentence opens with the user (or
+                # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
+                if index == 0:
+                    if _DEPENDENT_PARTICIPLE.match(sentence) is None:
+                        text = _supply_subject(text)
+                    user_opens = re.match(r"^I\b", text) is not None
+                elif user_opens:
+                    text = _supply_subject(text)
+                proposals = _read(text) if text else []
+                if not proposals and previous:
+                    proposals = [(p, Polarity.ASSERT) for p in _resolve_pronoun(text, previous)]
+                previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
+                for reading in (_reading(p, polarity) for p, polarity in proposals):
                     key = (
                         reading.belief_type.value,
                         reading.subject,

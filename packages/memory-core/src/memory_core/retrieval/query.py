@@ -32,6 +32,9 @@ from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
 FACET_WEIGHT = 0.5
 """Weight of a facet expansion group relative to a keyword group (part of retrieval@1)."""
 
+PERSON_QUESTION_WORDS: frozenset[str] = frozenset({"who", "whom", "whose"})
+"""Interrogatives that ask for a person: the answer, if remembered, is a relationship."""
+
 
 def normalize_subject(subject: str) -> str:
     """Case-folded, whitespace-collapsed subject, the form subject-named matching compares."""
@@ -64,6 +67,8 @@ class FormedQuery:
     """The turn's own lexemes with stopwords removed, in order of first appearance."""
     groups: tuple[TermGroup, ...] = ()
     """The concept groups ``terms`` is the union of; the lexical arm ranks by them."""
+    asks_person: bool = False
+    """The turn asks about a person (``who``, ``whom``, ``whose``)."""
 
     @property
     def is_empty(self) -> bool:
@@ -159,6 +164,7 @@ class QueryFormer:
             subjects=self.named_subjects(text, known_subjects),
             keywords=self.keywords(text),
             groups=groups,
+            asks_person=not PERSON_QUESTION_WORDS.isdisjoint(tokenize(text)),
         )
 
 
@@ -170,4 +176,11 @@ def _find_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> int | None:
     return None
 
 
-__all__ = ["FACET_WEIGHT", "FormedQuery", "QueryFormer", "TermGroup", "normalize_subject"]
+__all__ = [
+    "FACET_WEIGHT",
+    "PERSON_QUESTION_WORDS",
+    "FormedQuery",
+    "QueryFormer",
+    "TermGroup",
+    "normalize_subject",
+]

@@ -52,6 +52,20 @@ def is_durable(belief: Belief) -> bool:
     return belief.belief_type in DURABLE_TYPES or belief.scope == USER_SCOPE
 
 
+def is_primed(belief: Belief, project_scope: str | None) -> bool:
+    """True when the snapshot primes ``belief``: standing context for any turn.
+
+    A session opens with no query, so its snapshot holds what should shape every answer:
+    preferences (how to answer) and user-model attributes (who the user is), and in a project
+    session that project's own beliefs (the decisions the work stands on). Relationships and
+    facts stated outside the session's project are topical: they reach the model in-turn, when
+    a turn names the person, the relation or the topic, or asks who.
+    """
+    if belief.belief_type in DURABLE_TYPES:
+        return True
+    return project_scope is not None and belief.scope == f"project:{project_scope}"
+
+
 def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
     """Store position descending, then id: the recency and subject arms' order."""
     return sorted(beliefs, key=lambda b: (-b.store_position, b.id))
@@ -266,6 +280,7 @@ __all__ = [
     "cap_per_subject",
     "collapse_duplicates",
     "is_durable",
+    "is_primed",
     "lexical_order",
     "lifecycle_weight",
     "newest_first",

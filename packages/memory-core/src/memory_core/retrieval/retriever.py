@@ -10,16 +10,23 @@ scopes, so isolation holds before any ranking happens):
    * ``recency``: no lexical predicate, newest store position first (every moment);
    * ``lexical``: any-term over the formed query's terms (``in_turn``, and ``delta`` with text);
    * ``subject``: beliefs whose subject the turn names (same moments, when one is named);
-   * ``durable``: the snapshot's supply of preference, user-model and ``user``-scope beliefs,
-     newest first, so a burst of newer project beliefs cannot push them out of the candidate
-     pool. It supplies candidates for the reservation and takes no part in fusion.
+   * ``person``: the relationship beliefs, when the turn asks about a person (``who``,
+     ``whom``, ``whose``) and neither the lexical nor the subject arm found a relationship:
+     "Who is traveling with me?" names no relation word the lexicon could bridge;
+   * ``durable``: the snapshot's supply of preference and user-model beliefs, newest first,
+     so a burst of newer beliefs cannot push them out of the candidate pool; and ``project``,
+     the snapshot's supply of the session's own project beliefs. Both supply candidates for
+     the reservation and take no part in fusion.
 
    Known subjects for subject naming come from what the recency and lexical arms read, so
    forming a query never scans a principal's whole store.
-2. **Eligibility.** ``snapshot`` (and ``delta`` without text) ranks the recency and durable
-   candidates. ``in_turn`` ranks only what the lexical or subject arm matched: recency orders
-   them but never adds a belief the turn does not touch, and a turn with nothing to search
-   for (only stopwords) reads nothing and recalls nothing.
+2. **Eligibility.** ``snapshot`` ranks the beliefs it primes (``ranking.is_primed``): what
+   should shape every answer of a session that opens with no query, i.e. preferences,
+   user-model attributes and the session's own project beliefs. Relationships and facts from
+   outside the project are topical and reach the model in-turn. ``delta`` without text ranks
+   the recency candidates. ``in_turn`` ranks only what the lexical, subject or person arm
+   matched: recency orders them but never adds a belief the turn does not touch, and a turn
+   with nothing to search for (only stopwords) reads nothing and recalls nothing.
 3. **Policy (``blocked``).** A live candidate is withheld, and its id recorded in
    ``blocked``, when it is flagged ``needs_review`` (awaiting the user's confirmation) or
    already names a successor (``superseded_by`` set while its status still reads live).
@@ -38,13 +45,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from memory_core.clock import Clock, require_aware
 from memory_core.domain import (
     LIVE_STATUSES,
-    USER_SCOPE,
     Belief,
     BeliefType,
     Principal,
@@ -52,6 +58,7 @@ from memory_core.domain import (
     RecallQuery,
     RecallTrace,
     TracedBelief,
+    scope_for_project,
     visible_scopes,
 )
 from memory_core.errors import UsageError
@@ -65,6 +72,7 @@ from memory_core.retrieval.ranking import (
     Scored,
     cap_per_subject,
     collapse_duplicates,
+    is_primed,
     lexical_order,
     newest_first,
     order,
@@ -83,6 +91,11 @@ ARM_RECENCY = "recency"
 ARM_LEXICAL = "lexical"
 ARM_SUBJECT = "subject"
 ARM_DURABLE = "durable"
+ARM_PROJECT = "project"
+ARM_PERSON = "person"
+
+PERSON_TYPES: frozenset[BeliefType] = frozenset({BeliefType.RELATIONSHIP})
+"""What a person question (who, whom, whose) may be asking about."""
 
 _SUPPORTED_MOMENTS: tuple[RecallMoment, ...] = ("snapshot", "in_turn", "delta")
 
@@ -267,9 +280,14 @@ class MemoryRetriever:
     ) -> tuple[list[_Arm], FormedQuery | None]:
         """Run the moment's arms; the formed query is ``None`` for a recall without text."""
         if request.text is None:
-            arms = [self._run(ARM_RECENCY, reads.query(terms=None), reads, fused=True)]
-            if request.moment == "snapshot":
-                arms.append(self._durable_arm(reads))
+            recency = self._run(ARM_RECENCY, reads.query(terms=None), reads, fused=True)
+            if request.moment != "snapshot":
+                return [recency], None
+            primed = [b for b in recency.beliefs if is_primed(b, request.project_scope)]
+            arms = [replace(recency, beliefs=primed), self._durable_arm(reads)]
+            if request.project_scope is not None:
+                own = reads.query(terms=None, scopes=(scope_for_project(request.project_scope),))
+                arms.append(self._run(ARM_PROJECT, own, reads, fused=False))
             return arms, None
         formed = self._former.form(request.text)
         if not formed.terms:  # a turn with nothing to search for reads nothing
@@ -333,21 +351,17 @@ class MemoryRetriever:
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
             arms.append(self._run(ARM_SUBJECT, subject_query, reads, fused=True))
+        named_person = any(
+            b.belief_type is BeliefType.RELATIONSHIP for arm in arms for b in arm.beliefs
+        )
+        if formed.asks_person and not named_person:
+            people = reads.query(terms=None, belief_types=PERSON_TYPES)
+            arms.append(self._run(ARM_PERSON, people, reads, fused=True))
         return formed, arms
 
     def _durable_arm(self, reads: _Reads) -> _Arm:
-        by_type = self._run(
+        return self._run(
             ARM_DURABLE, reads.query(terms=None, belief_types=DURABLE_TYPES), reads, fused=False
-        )
-        user_scoped = self._run(
-            ARM_DURABLE, reads.query(terms=None, scopes=(USER_SCOPE,)), reads, fused=False
-        )
-        beliefs = {b.id: b for b in (*by_type.beliefs, *user_scoped.beliefs)}
-        return _Arm(
-            name=ARM_DURABLE,
-            beliefs=newest_first(list(beliefs.values())),
-            latency_ms=round(by_type.latency_ms + user_scoped.latency_ms, 3),
-            fused=False,
         )
 
 
@@ -410,7 +424,7 @@ def _check_request(request: RecallRequest) -> None:
 def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
     """Distinct candidates, by id: query-matched ones for a text recall, else every arm's."""
     if formed is not None:
-        sources = [arm for arm in arms if arm.name in (ARM_LEXICAL, ARM_SUBJECT)]
+        sources = [arm for arm in arms if arm.name in (ARM_LEXICAL, ARM_SUBJECT, ARM_PERSON)]
     else:
         sources = list(arms)
     pool: dict[str, Belief] = {}
