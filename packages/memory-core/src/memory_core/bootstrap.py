@@ -20,6 +20,7 @@ repeats (pass ``timer=`` to measure real latencies under a fixed clock).
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +32,12 @@ from typing import Any
 
 from memory_core.clock import Clock, FixedClock, SystemClock, require_aware
 from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, RecallTrace
-from memory_core.errors import NotFoundError, StorageUnavailableError, UsageError
+from memory_core.errors import (
+    ConfigurationError,
+    NotFoundError,
+    StorageUnavailableError,
+    UsageError,
+)
 from memory_core.formation import ConsolidationResult, Extractor, GovernedMemoryService
 from memory_core.formation.selection import (
     SelectionAudit,
@@ -48,8 +54,9 @@ from memory_core.profiles import MemoryProfiles, load_profiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult
 from memory_core.runtime.context import ContextBuilder, ContextPlan, load_context_plan
 from memory_core.runtime.events import EventWriter
-from memory_core.runtime.model import Model
+from memory_core.runtime.model import Model, PricedModel
 from memory_core.runtime.policy_profile import PolicyProfile, RunLimits, load_policy_profile
+from memory_core.runtime.pricing import PRICES_ENV
 from memory_core.runtime.run import CompletionHook, RunService
 from memory_core.runtime.scripted import FakeModelScript, ScriptedModel
 from memory_core.runtime.tools import ToolExecutor
@@ -66,6 +73,27 @@ DEFAULT_PRINCIPAL = Principal("default", "default")
 _BACKEND_PACKAGES = {"postgres": "memory-store-pg"}
 
 StorageFactory = Callable[[str | None], Storage]
+
+
+def _require_enforceable_cost_limit(model: Model | None, policy: PolicyProfile) -> None:
+    """Refuse a model whose price is unknown while the run cost limit is finite.
+
+    An unpriced reply costs ``0.0``, so ``max_cost_usd`` would silently never trigger; the
+    refusal comes at build time, before anything is spent, rather than as a run status.
+    """
+    limit = policy.limits.max_cost_usd
+    if model is None or not math.isfinite(limit):
+        return
+    if isinstance(model, PricedModel) and not model.price_known:
+        raise ConfigurationError(
+            f"model {model.model_name!r} has no price in the price catalog, so the run cost "
+            f"limit (policy {policy.name!r}, max_cost_usd={limit}) cannot be enforced: add "
+            f"it to a YAML price file (models: {{{model.model_name}: {{input: <USD per 1M "
+            f"tokens>, output: <USD per 1M tokens>}}}}; 0 for a free local model), point "
+            f"{PRICES_ENV} at that file (or pass prices=PriceCatalog.load(path)) before "
+            "creating the model, or build with limits=RunLimits(max_cost_usd=float('inf')) "
+            "to run without a cost limit"
+        )
 
 
 def _zero_timer() -> float:
@@ -137,12 +165,18 @@ class MemoryAPI:
         return self._principal
 
     def run(
-        self, trigger: str, scope: str, session_id: str, *, principal: Principal | None = None
+        self,
+        trigger: str,
+        scope: str | None = None,
+        session_id: str | None = None,
+        *,
+        principal: Principal | None = None,
     ) -> ConsolidationResult:
-        """Consolidate a session's unprocessed user messages at ``scope``.
+        """Consolidate a session's unprocessed user messages at the session's own scope.
 
-        ``scope`` is ``general`` or ``project:<name>`` (``scope_for_project(name)``); portable
-        beliefs form at ``user`` scope whatever it is. See ``GovernedMemoryService.run``.
+        ``scope`` may be omitted (``None``): it is derived from the session, ``project:<name>``
+        inside a project, else ``general``. A named scope must be that one (``UsageError``
+        otherwise); portable beliefs form at ``user`` scope. See ``GovernedMemoryService.run``.
         """
         return self.service.run(trigger, scope, session_id, principal=principal)
 
@@ -314,7 +348,9 @@ def build(
         database_url: URL for a database backend (else ``MEMORY_DATABASE_URL``).
         script: Answer runs with a ``ScriptedModel`` over this script.
         model: Answer runs with this model (exclusive with ``script``). Without either, memory
-            works but ``runs.submit`` refuses to run.
+            works but ``runs.submit`` refuses to run. A model that reports its price unknown
+            (``PricedModel.price_known`` false, e.g. an ``OpenAICompatibleModel`` missing from
+            the price catalog) is refused while the policy's ``max_cost_usd`` is finite.
         principal: The default principal of every call that names none.
         fixed_clock_at: Run on a ``FixedClock`` starting here (timezone-aware).
         sequential_ids: Use ``SequentialIdFactory`` instead of random UUIDs.
@@ -341,6 +377,8 @@ def build(
     Raises:
         UsageError: conflicting or invalid arguments (both script and model, a naive
             ``fixed_clock_at``, an unknown tool or profile key).
+        ConfigurationError: the model's price is unknown, so a finite ``max_cost_usd`` could
+            not be enforced (price it in a ``MEMORY_MODEL_PRICES`` file, or lift the limit).
         StorageUnavailableError: the named storage backend is not installed.
         ProviderEvidenceRequiredError: ``formation_mode="required"`` without matching evidence.
     """
@@ -359,6 +397,7 @@ def build(
         limits=limits, enabled_tools=enabled_tools
     )
     chosen_model: Model | None = ScriptedModel(script) if script is not None else model
+    _require_enforceable_cost_limit(chosen_model, policy)
 
     if isinstance(storage, str):
         tier = resolve_storage(storage, database_url)

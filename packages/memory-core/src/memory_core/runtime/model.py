@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from memory_core.errors import MemoryCoreError
 
@@ -57,12 +57,18 @@ class Usage:
 
 @dataclass(frozen=True, kw_only=True)
 class ModelResponse:
-    """A model's reply: final text and/or tool calls, with usage and cost."""
+    """A model's reply: final text and/or tool calls, with usage and cost.
+
+    ``cost_known`` is false when the price catalog does not know the model, so ``cost_usd``
+    (then ``0.0``) says nothing about what the call cost; a free model (``ScriptedModel``, a
+    local model priced at zero) has a known cost of zero.
+    """
 
     text: str | None
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
     cost_usd: float = 0.0
+    cost_known: bool = True
     model: str = ""
     provider: str = ""
 
@@ -84,6 +90,21 @@ class Model(Protocol):
         self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()
     ) -> ModelResponse:
         """Return the model's reply to ``messages``; raise a ``ModelError`` subclass on failure."""
+        ...
+
+
+@runtime_checkable
+class PricedModel(Protocol):
+    """A model that can tell, before any call, whether its replies' cost will be known.
+
+    ``bootstrap.build`` refuses a ``PricedModel`` whose price is unknown when the run policy
+    has a finite ``max_cost_usd`` (the limit could not be enforced). ``OpenAICompatibleModel``
+    is one; a model without ``price_known`` is taken at its word that its costs are known.
+    """
+
+    @property
+    def price_known(self) -> bool:
+        """True when the price catalog knows this model (a zero price counts as known)."""
         ...
 
 

@@ -9,7 +9,10 @@ llama.cpp server, LiteLLM). Configuration comes from arguments or the environmen
 
 Failures are typed: timeouts, connection errors, 429 and 5xx raise ``TransientModelError`` (after
 ``max_retries`` retries); other HTTP errors and malformed replies raise ``PermanentModelError``.
-Both keep the HTTP status and body. Cost comes from the ``PriceCatalog``.
+Both keep the HTTP status and body. Cost comes from the ``PriceCatalog`` (the reported
+model's price, else the configured model's); a reply of a model the catalog does not know has
+``cost_known=False``, and ``price_known`` says so before any call, which ``bootstrap.build``
+uses to refuse the model under a finite run cost limit.
 
 Setting ``MEMORY_MODEL_LOOPBACK_ONLY=1`` (the test suite does) makes any request to a host other
 than 127.0.0.1/localhost/::1 an error, so no test can reach the internet.
@@ -107,6 +110,11 @@ class OpenAICompatibleModel:
         """The price catalog this model's costs come from."""
         return self._prices
 
+    @property
+    def price_known(self) -> bool:
+        """True when the price catalog knows the configured model (a zero price counts)."""
+        return self._prices.price(self._model) is not None
+
     def close(self) -> None:
         """Close the HTTP connection pool."""
         self._client.close()
@@ -175,11 +183,13 @@ class OpenAICompatibleModel:
         )
         model = str(data.get("model") or self._model)
         cost = self._prices.cost(model, usage) or self._prices.cost(self._model, usage)
+        known = self._prices.price(model) is not None or self.price_known
         return ModelResponse(
             text=content,
             tool_calls=calls,
             usage=usage,
             cost_usd=cost,
+            cost_known=known,
             model=model,
             provider=self.provider,
         )

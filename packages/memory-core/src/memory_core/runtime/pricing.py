@@ -2,7 +2,10 @@
 
 The shipped catalog is ``prices.yaml`` beside this module; an operator file of the same shape
 (``MEMORY_MODEL_PRICES`` or an explicit path) is merged over it. An unknown model costs zero,
-which callers that enforce a ceiling must treat as "pricing unavailable".
+which callers that enforce a ceiling must treat as "pricing unavailable": ``price`` returns
+``None`` for it, ``OpenAICompatibleModel`` marks its replies ``cost_known=False``, and
+``bootstrap.build`` refuses such a model when the run policy's ``max_cost_usd`` is finite.
+A local or free model is priced explicitly at zero (``my-model: {input: 0, output: 0}``).
 """
 
 from __future__ import annotations
