@@ -18,7 +18,7 @@ from _support.chat_server import ChatServer, Reply, reply_text
 from memory_bench.corpus import BenchmarkProbe, MemoryBenchmarkCorpus, load_corpus
 from memory_bench.live.answers import token_bounded_match
 from memory_bench.live.arm import LiveBenchmarkResult, run_live_benchmark
-from memory_bench.live.evidence import ArmAnswer, LiveProbeRow, derive_counts
+from memory_bench.live.evidence import LIVE_ARM_VERSION, ArmAnswer, LiveProbeRow, derive_counts
 from memory_core.clock import FixedClock
 from memory_core.runtime.model import Model
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
@@ -56,11 +56,9 @@ def passing_document() -> dict[str, Any]:
     """Ten answerable probes (9 right with memory, 2 without) and five abstentions (all right)."""
     rows = [row(i, with_ok=i != 0, without_ok=i < 2) for i in range(10)]
     rows += [row(10 + i, kind="abstain", with_ok=True, without_ok=True) for i in range(5)]
-    counts = derive_counts(
-        rows, incomplete_runs=0, retried_runs=0, ceiling_hits=0, failure_classes={}
-    )
+    counts = derive_counts(rows, ceiling_hits=0, failure_classes={})
     return {
-        "benchmark_version": "memory-benchmark.v1",
+        "benchmark_version": LIVE_ARM_VERSION,
         "corpus_digest": "a" * 64,
         "build_ref": "0123abc",
         "provider": "openai-compatible",
@@ -76,6 +74,7 @@ def passing_document() -> dict[str, Any]:
         "cost_ceiling_usd": 4.0,
         "per_run_ceiling_usd": 0.05,
         "total_cost_usd": 0.30,
+        "corpus_probe_count": len(rows),
         "counts": counts.model_dump(),
         "rows": [r.model_dump() for r in rows],
     }

@@ -11,8 +11,11 @@ from pydantic import ValidationError
 
 from memory_bench.artifacts import ArtifactExistsError
 from memory_bench.live.evidence import (
+    LIVE_ARM_VERSION,
     EvidenceError,
+    LiveCounts,
     MemoryBenchmarkEvidence,
+    failed_conditions,
     load_evidence,
     write_evidence,
 )
@@ -47,6 +50,96 @@ def test_tampered_or_failing_document_is_refused(
     target[path[-1]] = value
     with pytest.raises(ValidationError, match=reason):
         MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+def _arm(document: dict[str, Any], index: int, name: str = "with_memory") -> dict[str, Any]:
+    arm: dict[str, Any] = document["rows"][index][name]
+    return arm
+
+
+def test_an_incomplete_arm_the_counts_omit_is_refused(passing_document: dict[str, Any]) -> None:
+    # /tmp/rv/evidence_tamper.py: a failed run hidden behind incomplete_runs == 0.
+    _arm(passing_document, 5, "without_memory").update(
+        answer=None, correct=False, run_status="failed"
+    )
+    with pytest.raises(ValidationError, match="counts do not match"):
+        MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+def test_a_retry_the_counts_omit_is_refused(passing_document: dict[str, Any]) -> None:
+    _arm(passing_document, 3)["retried"] = True
+    with pytest.raises(ValidationError, match="counts do not match"):
+        MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+@pytest.mark.parametrize(
+    ("index", "update", "reason"),
+    [
+        (1, {"answer": None}, "marked correct without an answer"),
+        (1, {"answer": "Portland\nor Seattle"}, "not a single non-empty line"),
+        (1, {"answer": "   "}, "not a single non-empty line"),
+        (1, {"abstained": True}, "marked correct but the answer abstained"),
+        (12, {"abstained": False}, "on an abstention probe"),
+        (0, {"correct": False, "abstained": True, "answer": None}, "cannot have abstained"),
+        (0, {"run_status": "budget_exhausted"}, "only a completed run answers"),
+    ],
+)
+def test_a_verdict_the_answer_does_not_support_is_refused(
+    passing_document: dict[str, Any], index: int, update: dict[str, Any], reason: str
+) -> None:
+    # /tmp/rv/evidence_tamper2.py: correct answers that are None, abstained or unfinished.
+    _arm(passing_document, index).update(update)
+    with pytest.raises(ValidationError, match=reason):
+        MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("cost_ceiling_usd", 1000.0, "invocation ceiling 4.0"),
+        ("per_run_ceiling_usd", 500.0, "per-run ceiling 0.05"),
+        ("benchmark_version", "anything", f"not the live arm's {LIVE_ARM_VERSION!r}"),
+        ("corpus_probe_count", 16, "15 rows for a corpus of 16 probes"),
+    ],
+)
+def test_ceilings_version_and_probe_count_are_the_live_arms(
+    passing_document: dict[str, Any], field: str, value: Any, reason: str
+) -> None:
+    passing_document[field] = value
+    with pytest.raises(ValidationError, match=reason):
+        MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+def test_a_free_run_is_refused(passing_document: dict[str, Any]) -> None:
+    for row in passing_document["rows"]:
+        row["with_memory"]["cost_usd"] = row["without_memory"]["cost_usd"] = 0.0
+    passing_document["total_cost_usd"] = 0.0
+    with pytest.raises(ValidationError, match="total_cost_usd is not positive"):
+        MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+def test_a_probe_with_two_rows_is_refused(passing_document: dict[str, Any]) -> None:
+    passing_document["rows"][2]["probe_id"] = passing_document["rows"][1]["probe_id"]
+    with pytest.raises(ValidationError, match="more than one row: mb-x-001/p01"):
+        MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+def test_a_histogram_of_runs_that_did_not_fail_is_refused(
+    passing_document: dict[str, Any],
+) -> None:
+    passing_document["counts"]["failure_classes"] = {"failed:TransientModelError": 1}
+    with pytest.raises(ValidationError, match="does not account for every incomplete run"):
+        MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+def test_incomplete_runs_without_a_histogram_fail_the_histogram_condition(
+    passing_document: dict[str, Any],
+) -> None:
+    counts = LiveCounts.model_validate({**passing_document["counts"], "incomplete_runs": 2})
+    problems = failed_conditions(counts, total_cost_usd=0.3, cost_ceiling_usd=4.0)
+    assert "failure_classes (0 runs) does not account for every incomplete run (2)" in problems
+    with pytest.raises(ValidationError):
+        LiveCounts.model_validate({**passing_document["counts"], "failure_classes": {"x": 0}})
 
 
 def test_insufficient_lift_is_refused(passing_document: dict[str, Any]) -> None:

@@ -72,6 +72,7 @@ from memory_bench.live.ceiling import (
     PricingUnavailableError,
 )
 from memory_bench.live.evidence import (
+    LIVE_ARM_VERSION,
     ArmAnswer,
     LiveCounts,
     LiveProbeRow,
@@ -94,9 +95,6 @@ from memory_core.runtime.run import Run, RunStatus
 
 LIVE_ENV = "RUN_LIVE_MODEL_TESTS"
 """The environment variable that must be ``1`` for the live arm to spend anything."""
-
-LIVE_ARM_VERSION = "memory-benchmark-live@1"
-"""Version of the live arm's procedure (two arms, retry-once, scoring, thresholds)."""
 
 ARM_ERROR = "arm_error"
 """Terminal status recorded for an arm that failed outside its run (the error class is the
@@ -745,6 +743,8 @@ def run_live_benchmark(
 
     counts = derive_counts(
         rows,
+        # The ledger's own tallies: they differ from the rows' only when the ceiling stopped
+        # the invocation after an arm whose probe never got a row.
         incomplete_runs=len(ledger.incomplete),
         retried_runs=ledger.retried_runs,
         ceiling_hits=gauge.ceiling_hits,
@@ -799,6 +799,7 @@ def run_live_benchmark(
             cost_ceiling_usd=gauge.ceiling_usd,
             per_run_ceiling_usd=gauge.per_run_usd,
             total_cost_usd=gauge.spent_usd,
+            corpus_probe_count=sum(len(scenario.probes) for scenario in corpus.scenarios),
             counts=counts,
             rows=rows,
         )

@@ -3,6 +3,18 @@
 An artifact that exists is an artifact that passed: the model's validator re-derives every
 threshold from the counts inside it, re-derives the counts from the per-probe rows, and refuses
 the document unless every publication condition holds. A tampered artifact fails to load.
+
+What the validator re-derives rather than trusts:
+
+* every count from the rows, ``incomplete_runs`` (arms whose ``run_status`` is not
+  ``completed``) and ``retried_runs`` (arms flagged ``retried``) included;
+* each arm's verdict from its answer: an answer exists only for a completed run, an
+  abstention is an answer, a correct answer to an answerable probe is a non-empty single line
+  that did not abstain, and an abstention probe is correct exactly when the arm abstained;
+* the rows themselves: one per (scenario, probe), as many as the corpus has probes;
+* the ceilings (exactly the live arm's USD 4.00 and USD 0.05), a positive total cost that
+  covers the rows, the live arm's version, and a ``failure_classes`` histogram that accounts
+  for every incomplete run.
 """
 
 from __future__ import annotations
@@ -10,15 +22,24 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memory_bench.artifacts import write_new_text
 from memory_bench.live.answers import minimum_supported_case_count
+from memory_bench.live.ceiling import INVOCATION_CEILING_USD, PER_RUN_CEILING_USD
 from memory_core.errors import UsageError
 
-EVIDENCE_SCHEMA_VERSION: Literal[1] = 1
+EVIDENCE_SCHEMA_VERSION: Literal[2] = 2
+"""Version 2 records the corpus's probe count beside the rows."""
+
+LIVE_ARM_VERSION = "memory-benchmark-live@1"
+"""Version of the live arm's procedure (two arms, retry-once, scoring, thresholds); the only
+``benchmark_version`` an artifact may carry."""
+
+COMPLETED = "completed"
+"""The ``run_status`` of an arm whose run completed (every other status is incomplete)."""
 
 
 class _Frozen(BaseModel):
@@ -26,15 +47,35 @@ class _Frozen(BaseModel):
 
 
 class ArmAnswer(_Frozen):
-    """One arm's outcome on one probe."""
+    """One arm's outcome on one probe.
+
+    An answer exists only when the run completed (an incomplete arm has ``answer`` ``None``),
+    and only an answer can abstain.
+    """
 
     answer: str | None
     correct: bool
     abstained: bool
     leaked_protected: bool
-    run_status: str
+    run_status: str = Field(min_length=1)
     cost_usd: float = Field(ge=0)
     retried: bool = False
+
+    @property
+    def completed(self) -> bool:
+        """True when the arm's run completed."""
+        return self.run_status == COMPLETED
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ArmAnswer:
+        if self.answer is not None and not self.completed:
+            raise ValueError(
+                f"an arm with run_status {self.run_status!r} has an answer; only a completed "
+                "run answers"
+            )
+        if self.abstained and self.answer is None:
+            raise ValueError("an arm without an answer cannot have abstained")
+        return self
 
 
 class LiveProbeRow(_Frozen):
@@ -49,6 +90,35 @@ class LiveProbeRow(_Frozen):
     without_memory_policy_failures: int = Field(ge=0)
     with_memory: ArmAnswer
     without_memory: ArmAnswer
+
+    @model_validator(mode="after")
+    def _verdicts(self) -> LiveProbeRow:
+        for name, arm in (
+            ("with_memory", self.with_memory),
+            ("without_memory", self.without_memory),
+        ):
+            problem = _verdict_problem(self.answer_kind, arm)
+            if problem is not None:
+                raise ValueError(f"{self.scenario_id}/{self.probe_id} {name}: {problem}")
+        return self
+
+
+def _verdict_problem(kind: str, arm: ArmAnswer) -> str | None:
+    """Why ``arm``'s ``correct`` does not follow from its answer (``None`` when it does)."""
+    if kind == "abstain":
+        if arm.correct != arm.abstained:
+            return f"correct={arm.correct} but abstained={arm.abstained} on an abstention probe"
+        return None
+    if not arm.correct:
+        return None
+    if arm.answer is None:
+        return "marked correct without an answer"
+    stripped = arm.answer.strip()
+    if not stripped or "\n" in stripped:
+        return "marked correct but the answer is not a single non-empty line"
+    if arm.abstained:
+        return "marked correct but the answer abstained"
+    return None
 
 
 class LiveCounts(_Frozen):
@@ -67,7 +137,7 @@ class LiveCounts(_Frozen):
     incomplete_runs: int = Field(ge=0)
     retried_runs: int = Field(ge=0)
     ceiling_hits: int = Field(ge=0)
-    failure_classes: dict[str, int] = Field(default_factory=dict)
+    failure_classes: dict[str, Annotated[int, Field(ge=1)]] = Field(default_factory=dict)
 
     @property
     def answerable(self) -> int:
@@ -98,14 +168,28 @@ class LiveCounts(_Frozen):
 def derive_counts(
     rows: list[LiveProbeRow],
     *,
-    incomplete_runs: int,
-    retried_runs: int,
     ceiling_hits: int,
     failure_classes: dict[str, int],
+    incomplete_runs: int | None = None,
+    retried_runs: int | None = None,
 ) -> LiveCounts:
-    """The counts implied by the per-probe rows (plus the run bookkeeping the rows cannot hold)."""
+    """The counts implied by the per-probe rows (plus the run bookkeeping the rows cannot hold).
+
+    Args:
+        rows: The per-probe rows.
+        ceiling_hits: Admissions the ceiling refused (not visible in the rows).
+        failure_classes: The histogram of incomplete runs' failure classes.
+        incomplete_runs: Override for a run the ceiling stopped, whose last incomplete arm has
+            no row; ``None`` (always, for an artifact) derives it from the rows' run statuses.
+        retried_runs: The same for retries; ``None`` derives it from the rows' retried flags.
+    """
     abstain = [r for r in rows if r.answer_kind == "abstain"]
     recoverable = [r for r in rows if r.recoverable and r.answer_kind != "abstain"]
+    arms = [arm for r in rows for arm in (r.with_memory, r.without_memory)]
+    if incomplete_runs is None:
+        incomplete_runs = sum(1 for arm in arms if not arm.completed)
+    if retried_runs is None:
+        retried_runs = sum(1 for arm in arms if arm.retried)
     return LiveCounts(
         probe_count=len(rows),
         abstain_expected=len(abstain),
@@ -155,15 +239,18 @@ def failed_conditions(
         failures.append(f"total_cost_usd {total_cost_usd:.4f} > ceiling {cost_ceiling_usd:.2f}")
     if counts.retried_runs > 2 * counts.probe_count:
         failures.append("retried_runs exceeds the runs the two arms could have asked")
-    if counts.failure_classes and sum(counts.failure_classes.values()) != counts.incomplete_runs:
-        failures.append("failure_classes does not account for every incomplete run")
+    if sum(counts.failure_classes.values()) != counts.incomplete_runs:
+        failures.append(
+            f"failure_classes ({sum(counts.failure_classes.values())} runs) does not account "
+            f"for every incomplete run ({counts.incomplete_runs})"
+        )
     return failures
 
 
 class MemoryBenchmarkEvidence(_Frozen):
     """A passing live run. Construction fails unless every publication condition holds."""
 
-    schema_version: Literal[1] = EVIDENCE_SCHEMA_VERSION
+    schema_version: Literal[2] = EVIDENCE_SCHEMA_VERSION
     benchmark_version: str
     corpus_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
     build_ref: str = Field(min_length=1)
@@ -180,12 +267,38 @@ class MemoryBenchmarkEvidence(_Frozen):
     cost_ceiling_usd: float = Field(gt=0)
     per_run_ceiling_usd: float = Field(gt=0)
     total_cost_usd: float = Field(ge=0)
+    corpus_probe_count: int = Field(ge=1)
     counts: LiveCounts
     rows: list[LiveProbeRow]
 
     @model_validator(mode="after")
     def _passed(self) -> MemoryBenchmarkEvidence:
         problems: list[str] = []
+        if self.benchmark_version != LIVE_ARM_VERSION:
+            problems.append(
+                f"benchmark_version {self.benchmark_version!r} is not the live arm's "
+                f"{LIVE_ARM_VERSION!r}"
+            )
+        if self.cost_ceiling_usd != INVOCATION_CEILING_USD:
+            problems.append(
+                f"cost_ceiling_usd {self.cost_ceiling_usd} is not the live arm's invocation "
+                f"ceiling {INVOCATION_CEILING_USD}"
+            )
+        if self.per_run_ceiling_usd != PER_RUN_CEILING_USD:
+            problems.append(
+                f"per_run_ceiling_usd {self.per_run_ceiling_usd} is not the live arm's per-run "
+                f"ceiling {PER_RUN_CEILING_USD}"
+            )
+        if self.total_cost_usd <= 0:
+            problems.append("total_cost_usd is not positive: the ceiling was not enforced")
+        keys = [(r.scenario_id, r.probe_id) for r in self.rows]
+        repeated = sorted({f"{s}/{p}" for (s, p), n in Counter(keys).items() if n > 1})
+        if repeated:
+            problems.append(f"probes with more than one row: {', '.join(repeated)}")
+        if self.corpus_probe_count != len(self.rows):
+            problems.append(
+                f"{len(self.rows)} rows for a corpus of {self.corpus_probe_count} probes"
+            )
         for name, values, headline in (
             ("provider", self.run_providers, self.provider),
             ("model", self.run_models, self.model),
@@ -199,8 +312,6 @@ class MemoryBenchmarkEvidence(_Frozen):
                 problems.append(f"runs used {name}s {sorted(set(values))}, not only {headline!r}")
         derived = derive_counts(
             self.rows,
-            incomplete_runs=self.counts.incomplete_runs,
-            retried_runs=self.counts.retried_runs,
             ceiling_hits=self.counts.ceiling_hits,
             failure_classes=self.counts.failure_classes,
         )
