@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memory_core.bootstrap import build
+from memory_core.errors import StorageUnavailableError
 from memory_store_pg import upgrade
 
 pytestmark = pytest.mark.postgres
@@ -51,3 +52,27 @@ def test_a_composition_on_postgres_forms_and_recalls_exactly_as_in_memory(
     assert in_memory[0][0].startswith("Memory (")  # something was formed and recalled
     assert len(in_memory[1]) >= 3
     assert on_postgres == in_memory
+
+
+def test_the_composition_reads_the_url_from_the_environment(
+    empty_schema: str, schema_url: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upgrade(schema_url(empty_schema))
+    monkeypatch.setenv("MEMORY_DATABASE_URL", schema_url(empty_schema))
+    composition = build(storage="postgres", sequential_ids=True, fixed_clock_at=T0)
+    try:
+        session = composition.sessions.create(agent="assistant", metadata={})
+        composition.sessions.record_user_message(session.id, MESSAGES[0])
+        composition.sessions.close(session.id)
+        assert composition.memory.list_memories()
+    finally:
+        composition.close()
+
+
+def test_an_unreachable_server_or_a_schema_behind_is_a_storage_unavailable_error(
+    scratch_schema: str, schema_url: Callable[[str], str]
+) -> None:
+    with pytest.raises(StorageUnavailableError, match=r"127\.0\.0\.1:1/test is unavailable"):
+        build(storage="postgres", database_url="postgresql://postgres@127.0.0.1:1/test")
+    with pytest.raises(StorageUnavailableError, match="agent db upgrade"):
+        build(storage="postgres", database_url=schema_url(scratch_schema))

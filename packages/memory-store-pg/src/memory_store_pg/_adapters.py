@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+import psycopg
 import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql
 
 from memory_core.clock import require_aware
@@ -29,6 +31,7 @@ from memory_core.domain import (
 from memory_core.errors import ConflictError, NotFoundError, UsageError
 from memory_store_pg._database import Database
 from memory_store_pg._queries import (
+    copy_rows,
     expire_statement,
     head_position_statement,
     idle_statement,
@@ -39,6 +42,7 @@ from memory_store_pg._queries import (
     update_values,
 )
 from memory_store_pg._rows import (
+    belief_copy_row,
     belief_values,
     event_values,
     rejection_values,
@@ -48,6 +52,7 @@ from memory_store_pg._rows import (
 )
 from memory_store_pg._schema import (
     BELIEF_COLUMNS,
+    BULK_BELIEF_COLUMNS,
     event_sequence_seq,
     events,
     formation_watermarks,
@@ -214,6 +219,68 @@ class PostgresMemoryStore:
         if position is None:
             raise ConflictError(f"belief {belief.id} already exists")
         return belief.model_copy(update={"store_position": position})
+
+    def put_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """Insert new beliefs of one principal in bulk (``COPY``), with fresh store positions.
+
+        The fast path for loading many beliefs at once (imports, benchmarks): each belief is
+        validated as :meth:`put` validates it, the batch draws its store positions from the
+        sequence in one statement (increasing in the order given, under the principal's
+        lock), and the rows stream to the server with ``COPY``. All or nothing: the batch
+        runs in a savepoint, so a duplicate id writes none of it and leaves an enclosing unit
+        of work usable, as :meth:`put` does.
+
+        Returns:
+            The stored beliefs with their store positions, in the order given.
+
+        Raises:
+            UsageError: the beliefs belong to more than one principal.
+            ConflictError: an id is already stored or appears twice in the batch.
+        """
+        if not beliefs:
+            return []
+        validated = [_revalidated(belief) for belief in beliefs]
+        principal = validated[0].principal
+        others = sorted({str(b.principal) for b in validated if b.principal != principal})
+        if others:
+            raise UsageError(
+                f"put_many takes the beliefs of one principal, got {principal} and "
+                f"{', '.join(others)}; call it once per principal"
+            )
+        seen: set[str] = set()
+        for belief in validated:
+            if belief.id in seen:
+                raise ConflictError(f"belief {belief.id} appears twice in the batch")
+            seen.add(belief.id)
+        with self._db.connect(principal, write=True) as connection:
+            drawn = connection.execute(
+                sa.select(store_position_seq.next_value()).select_from(
+                    sa.func.generate_series(1, len(validated))
+                )
+            )
+            positions = sorted(int(value) for value in drawn.scalars())
+            with connection.begin_nested():
+                try:
+                    copy_rows(
+                        connection,
+                        memories,
+                        BULK_BELIEF_COLUMNS,
+                        (
+                            belief_copy_row(belief, position, BULK_BELIEF_COLUMNS)
+                            for belief, position in zip(validated, positions, strict=True)
+                        ),
+                    )
+                except sa_exc.IntegrityError as exc:
+                    if not isinstance(exc.orig, psycopg.errors.UniqueViolation):
+                        raise
+                    raise ConflictError(
+                        f"a belief of this batch already exists "
+                        f"({exc.orig.diag.message_detail}); nothing of the batch was written"
+                    ) from exc
+        return [
+            belief.model_copy(update={"store_position": position})
+            for belief, position in zip(validated, positions, strict=True)
+        ]
 
     def update(self, belief: Belief) -> Belief:
         """Replace an existing belief of the same principal; it takes a fresh position."""

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import psycopg
 import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import LIVE_STATUSES, BeliefStatus, Principal, RecallQuery
@@ -187,6 +190,30 @@ def expire_statement(now: datetime, limit: int) -> sa.Update:
     )
 
 
+def copy_rows(
+    connection: Connection, table: sa.Table, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
+    """Stream ``rows`` into ``table`` with ``COPY ... FROM STDIN`` on ``connection``.
+
+    Driver errors are raised wrapped as SQLAlchemy ``DBAPIError`` (``IntegrityError`` for a
+    constraint), exactly as a statement executed through SQLAlchemy raises them, so the usual
+    error translation applies.
+    """
+    quoted = ", ".join(f'"{name}"' for name in columns)
+    sql = f'COPY "{table.name}" ({quoted}) FROM STDIN'
+    driver = connection.connection.driver_connection
+    if not isinstance(driver, psycopg.Connection):  # pragma: no cover - the engine is psycopg
+        raise TypeError(f"COPY needs a psycopg connection, got {type(driver).__name__}")
+    try:
+        with driver.cursor() as cursor, cursor.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
+    except psycopg.Error as exc:
+        raise sa_exc.DBAPIError.instance(
+            sql, None, exc, psycopg.Error, connection_invalidated=driver.closed
+        ) from exc
+
+
 def update_values(table: sa.Table, values: Mapping[str, Any]) -> dict[str, ColumnElement[Any]]:
     """Typed, cast SET values for an ``UPDATE``."""
     return {name: bind(table, name, value) for name, value in values.items()}
@@ -194,6 +221,7 @@ def update_values(table: sa.Table, values: Mapping[str, Any]) -> dict[str, Colum
 
 __all__ = [
     "constant_in",
+    "copy_rows",
     "expire_statement",
     "head_position_statement",
     "idle_statement",

@@ -7,8 +7,7 @@ Enums are stored by value, tuples as ``text[]``, nested records and dicts as ``j
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from datetime import UTC, datetime
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -79,6 +78,13 @@ def belief_values(belief: Belief) -> dict[str, Any]:
     return values
 
 
+def belief_copy_row(belief: Belief, store_position: int, columns: Sequence[str]) -> tuple[Any, ...]:
+    """One ``COPY`` row of a belief: its column values in ``columns`` order."""
+    values = belief_values(belief)
+    values["store_position"] = store_position
+    return tuple(values[name] for name in columns)
+
+
 def trace_values(trace: RecallTrace) -> dict[str, Any]:
     """Column values of a recall trace."""
     values = {name: _plain(value) for name, value in trace.model_dump().items()}
@@ -91,17 +97,18 @@ def rejection_values(rejection: Rejection) -> dict[str, Any]:
     return {name: _plain(value) for name, value in rejection.model_dump().items()}
 
 
-def _utc(value: Any) -> Any:
-    return value.astimezone(UTC) if isinstance(value, datetime) else value
-
-
 def to_record(model: type[_Model], row: Mapping[Any, Any], *, drop: tuple[str, ...] = ()) -> _Model:
-    """Validate a row into a record; timestamps come back as UTC."""
-    data = {name: _utc(value) for name, value in row.items() if name not in drop}
+    """Validate a row into a record.
+
+    Timestamps come back as UTC: every timestamp field of a record is a ``UtcDatetime``,
+    whose validator converts whatever zone the session reports (``TimeZone``) to UTC.
+    """
+    data = {name: value for name, value in row.items() if name not in drop} if drop else dict(row)
     return model.model_validate(data)
 
 
 __all__ = [
+    "belief_copy_row",
     "belief_values",
     "bind",
     "dump_json",

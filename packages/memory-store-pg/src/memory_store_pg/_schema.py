@@ -224,6 +224,11 @@ BELIEF_COLUMNS: tuple[sa.Column[Any], ...] = tuple(
 )
 """The columns a belief record is read from."""
 
+BULK_BELIEF_COLUMNS: tuple[str, ...] = tuple(
+    column.name for column in memories.c if column.name != "lexical"
+)
+"""The columns a bulk load (``COPY``) writes: every stored column but the generated one."""
+
 traces = sa.Table(
     "recall_traces",
     metadata,
@@ -298,6 +303,7 @@ sa.Index(
 
 __all__ = [
     "BELIEF_COLUMNS",
+    "BULK_BELIEF_COLUMNS",
     "LEXICAL_CONFIG",
     "LEXICAL_DOCUMENT_SQL",
     "VERSION_TABLE",

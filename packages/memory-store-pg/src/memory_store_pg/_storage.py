@@ -26,6 +26,7 @@ from memory_store_pg._engine import (
     translated_errors,
 )
 from memory_store_pg._migrations import check_schema_current, upgrade
+from memory_store_pg._schema import memories
 
 
 class PostgresStorage:
@@ -113,6 +114,20 @@ class PostgresStorage:
         """
         with translated_errors(self._db.where), self._db.engine.connect() as connection:
             check_schema_current(connection, self._db.where)
+
+    def analyze(self) -> None:
+        """Refresh the planner's statistics of the memory tables (``ANALYZE``).
+
+        Autovacuum does this on its own schedule; call it right after a bulk load
+        (:meth:`PostgresMemoryStore.put_many`) so the next queries are planned for the rows
+        that are there rather than for an empty table.
+
+        Raises:
+            StorageUnavailableError: the server is unreachable.
+        """
+        with translated_errors(self._db.where), self._db.engine.connect() as connection:
+            connection.exec_driver_sql(f'ANALYZE "{memories.name}"')
+            connection.commit()
 
     def close(self) -> None:
         """Close every pooled connection."""
