@@ -124,11 +124,14 @@ def test_a_named_subject_evaluates_only_that_subjects_records(
     assert counter.evaluated == RECORDS // 50
 
 
-def test_the_counter_sees_a_full_scan_when_there_is_no_lexical_predicate(
+def test_no_lexical_predicate_walks_newest_first_and_stops_at_the_limit(
     big_store: tuple[InMemoryMemoryStore, Principal, list[Belief]], counter: Counter
 ) -> None:
-    # terms=None has no lexical predicate, so every one of the principal's rows is evaluated:
-    # this is what the indexed searches above avoid.
+    # terms=None has no lexical predicate: the principal's beliefs are kept in store-position
+    # order, so the search walks them newest-first and evaluates only until the limit is met,
+    # rather than evaluating and sorting every one of the principal's rows.
     store, alice, _ = big_store
-    store.search(RecallQuery(principal=alice, scopes=("user",), limit=5))
-    assert counter.evaluated == RECORDS
+    found = store.search(RecallQuery(principal=alice, scopes=("user",), limit=5))
+    newest = sorted(store.list_beliefs(alice), key=lambda b: b.store_position, reverse=True)
+    assert found == newest[:5]
+    assert counter.evaluated == 5

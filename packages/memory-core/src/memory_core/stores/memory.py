@@ -168,7 +168,12 @@ class InMemorySessionStore:
 
 
 class InMemoryMemoryStore:
-    """Beliefs with a per-principal inverted index (lexeme -> ids) and subject index."""
+    """Beliefs with a per-principal inverted index (lexeme -> ids) and subject index.
+
+    Each principal's beliefs are kept in store-position order (a put appends, an update moves
+    the belief to the end, since it takes the newest position), so a newest-first search walks
+    them backwards and stops at its limit instead of sorting the principal's whole store.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
@@ -220,7 +225,9 @@ class InMemoryMemoryStore:
             stamped = self._stamp(belief)
             self._unindex(current)
             self._beliefs[stamped.id] = stamped
-            self._by_principal[_key(stamped.principal)][stamped.id] = stamped
+            owned = self._by_principal[_key(stamped.principal)]
+            del owned[stamped.id]  # re-inserted last: the newest position is last
+            owned[stamped.id] = stamped
             self._index(stamped)
             return stamped
 
@@ -241,30 +248,35 @@ class InMemoryMemoryStore:
         return rows
 
     def search(self, query: RecallQuery) -> list[Belief]:
-        """Principal, scope, status, validity and position predicates, then any-term lexical."""
+        """Principal, scope, status, validity and position predicates, then any-term lexical.
+
+        Newest store position first, capped at ``query.limit``. Two plans with one answer:
+        with no lexical predicate, or when the lexical matches are many, the principal's
+        beliefs are walked newest-first and the walk stops at the limit; when the matches are
+        few, they are read from the index, filtered and sorted.
+        """
         key = _key(query.principal)
+        scopes = frozenset(query.scopes)
         with self._lock:
             owned = self._by_principal.get(key, {})
             if query.terms is None:
-                candidate_ids: set[str] | None = None
-            else:
-                candidate_ids = set()
-                index = self._lexemes.get(key, {})
-                for group in term_lexeme_groups(query.terms):
-                    # One term matches a record holding all of its lexemes (plainto_tsquery);
-                    # intersect from the shortest posting list.
-                    postings = sorted((index.get(lx, set()) for lx in group), key=len)
-                    candidate_ids |= postings[0].intersection(*postings[1:])
-                subjects = self._subjects.get(key, {})
-                for subject in query.subjects:
-                    candidate_ids |= subjects.get(normalize_subject(subject), set())
-            pool = (
-                owned.values()
-                if candidate_ids is None
-                else (owned[i] for i in candidate_ids if i in owned)
-            )
-            scopes = frozenset(query.scopes)
-            hits = [b for b in pool if _passes(b, query, scopes)]
+                return _newest_passing(owned, query, scopes, candidate_ids=None)
+            candidate_ids: set[str] = set()
+            index = self._lexemes.get(key, {})
+            for group in term_lexeme_groups(query.terms):
+                # One term matches a record holding all of its lexemes (plainto_tsquery);
+                # intersect from the shortest posting list.
+                postings = sorted((index.get(lexeme, _NO_IDS) for lexeme in group), key=len)
+                candidate_ids |= postings[0].intersection(*postings[1:])
+            subjects = self._subjects.get(key, {})
+            for subject in query.subjects:
+                candidate_ids |= subjects.get(normalize_subject(subject), _NO_IDS)
+            matches = len(candidate_ids)
+            if matches * matches * _WALK_COST_RATIO >= query.limit * len(owned):
+                return _newest_passing(owned, query, scopes, candidate_ids=candidate_ids)
+            hits = [
+                owned[i] for i in candidate_ids if i in owned and _passes(owned[i], query, scopes)
+            ]
         hits.sort(key=lambda b: b.store_position, reverse=True)
         return hits[: query.limit]
 
@@ -296,9 +308,39 @@ class InMemoryMemoryStore:
         self._by_principal = defaultdict(dict)
         self._lexemes = defaultdict(lambda: defaultdict(set))
         self._subjects = defaultdict(lambda: defaultdict(set))
-        for belief in self._beliefs.values():
+        for belief in sorted(self._beliefs.values(), key=lambda b: b.store_position):
             self._by_principal[_key(belief.principal)][belief.id] = belief
             self._index(belief)
+
+
+_NO_IDS: frozenset[str] = frozenset()
+
+_WALK_COST_RATIO = 10
+"""How much dearer a match is to the sort plan than a visited belief is to the walk.
+
+The walk visits about ``limit * beliefs / matches`` beliefs (a set lookup each, a predicate
+check for the matches); the sort checks and orders every match. The walk is chosen when
+``matches**2 * _WALK_COST_RATIO >= limit * beliefs``. Both plans give the same answer."""
+
+
+def _newest_passing(
+    owned: dict[str, Belief],
+    query: RecallQuery,
+    scopes: frozenset[str],
+    *,
+    candidate_ids: set[str] | None,
+) -> list[Belief]:
+    """Up to ``query.limit`` passing beliefs (among ``candidate_ids`` when given), newest
+    first, walking ``owned`` (in store-position order) backwards."""
+    hits: list[Belief] = []
+    for belief in reversed(owned.values()):
+        if belief.store_position <= query.min_store_position:
+            break  # every older belief is at or below the cursor too
+        if (candidate_ids is None or belief.id in candidate_ids) and _passes(belief, query, scopes):
+            hits.append(belief)
+            if len(hits) >= query.limit:
+                break
+    return hits
 
 
 def _passes(belief: Belief, query: RecallQuery, scopes: frozenset[str]) -> bool:
