@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.eval_formation",
     "memory_cli.db",
     "memory_cli.memory_replay",
+    "memory_cli.bench_recall",
 )
 """Modules whose ``register(groups)`` adds their subcommands."""
 

@@ -1,0 +1,118 @@
+"""``agent bench recall``: recall latency of one principal holding N beliefs.
+
+``--storage memory`` measures a fresh in-memory tier; ``--storage postgres`` a fresh,
+migrated temporary schema in the database at ``--url`` (or ``MEMORY_DATABASE_URL``), loaded
+with ``COPY`` and dropped afterwards, so nothing else in that database is touched. The report
+(see :mod:`memory_bench.perf`) is JSON on stdout; the rich table goes to stderr when it is a
+terminal, or always with ``--table always``. Exit 0 on a completed run, 1 when PostgreSQL
+cannot be reached (one line on stderr), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rich.console import Console
+
+from memory_core.errors import StorageUnavailableError, UsageError
+
+UNAVAILABLE_EXIT = 1
+
+
+def _report_json(args: argparse.Namespace) -> str:
+    from memory_bench.perf import render_table, run_recall_benchmark
+    from memory_core import InMemoryStorage
+
+    if args.storage == "memory":
+        if args.url is not None:
+            raise UsageError("--url applies to --storage postgres, not memory")
+        storage = InMemoryStorage()
+        report = run_recall_benchmark(
+            storage,
+            storage_name="memory",
+            beliefs=args.beliefs,
+            queries=args.queries,
+            seed=args.seed,
+        )
+    else:
+        try:
+            from memory_store_pg import temporary_storage
+        except ImportError as exc:  # the optional extra is not installed
+            raise UsageError(
+                "the PostgreSQL store is not installed: install memory-cli[postgres] "
+                "(or the memory-store-pg package)"
+            ) from exc
+        with temporary_storage(args.url) as pg:
+            report = run_recall_benchmark(
+                pg,
+                storage_name="postgres",
+                beliefs=args.beliefs,
+                queries=args.queries,
+                seed=args.seed,
+                bulk_put=pg.memories.put_many,
+                after_load=pg.analyze,
+            )
+    show = args.table == "always" or (args.table == "auto" and sys.stderr.isatty())
+    if show:
+        Console(stderr=True).print(render_table(report))
+    return report.model_dump_json(indent=2)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        text = _report_json(args)
+    except StorageUnavailableError as exc:
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        return UNAVAILABLE_EXIT
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def register(groups: dict[str, Any]) -> None:
+    """Add ``agent bench recall``."""
+    parser = groups["bench"].add_parser(
+        "recall",
+        help="time MemoryRetriever.recall for one principal holding N generated beliefs",
+        description=(
+            "Load N generated beliefs for one principal into a fresh storage tier, then time "
+            "real in-turn and snapshot recalls; print p50/p95/mean latency and the load rate "
+            "as JSON on stdout."
+        ),
+    )
+    parser.add_argument("--storage", choices=("memory", "postgres"), default="memory")
+    parser.add_argument(
+        "--beliefs", type=_positive, required=True, help="beliefs to load (any status)"
+    )
+    parser.add_argument(
+        "--queries", type=_positive, default=200, help="timed recalls per moment (default 200)"
+    )
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="PostgreSQL URL for --storage postgres (default: $MEMORY_DATABASE_URL); the run "
+        "uses a temporary schema there and drops it",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="data and question seed (default 0)")
+    parser.add_argument(
+        "--table",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="print the table on stderr: when it is a terminal (auto), always or never",
+    )
+    parser.set_defaults(handler=_run)
+
+
+__all__ = ["register"]
