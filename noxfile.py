@@ -126,3 +126,35 @@ def bench_live(session: nox.Session) -> None:
         ref = args[args.index("--build-ref") + 1]
         args += ["--output", os.path.join("evidence", f"memory-benchmark-live-{ref[:12]}.json")]
     session.run("agent", "eval", "memory-benchmark", "--no-deterministic-only", *args)
+
+
+@nox.session
+def pg_parity(session: nox.Session) -> None:
+    """The PostgreSQL lane: every test marked ``postgres``, i.e. the storage contract suites'
+    PostgreSQL parameter, memory-store-pg's own tests, and the deterministic arm run on both
+    tiers with its result documents compared field by field. An unreachable server fails the
+    lane rather than skipping it (start one with ``bash ci/start-postgres.sh``;
+    ``MEMORY_TEST_DATABASE_URL`` names another). pytest arguments pass through ``--``."""
+    _sync(session)
+    session.env["MEMORY_TEST_REQUIRE_POSTGRES"] = "1"
+    session.run("pytest", "-m", "postgres", *session.posargs)
+
+
+@nox.session(default=False)
+def bench_recall(session: nox.Session) -> None:
+    """Recall latency (``agent bench recall``) at 1,000 and 100,000 beliefs on both tiers.
+
+    PostgreSQL runs in a temporary schema of ``MEMORY_DATABASE_URL`` (default: the test
+    server, ``MEMORY_TEST_DATABASE_URL`` or the local one), dropped afterwards. Extra
+    arguments pass to every run, e.g. ``nox -s bench_recall -- --queries 500 --seed 1``.
+    """
+    _sync(session)
+    url = os.environ.get("MEMORY_DATABASE_URL") or os.environ.get(
+        "MEMORY_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"
+    )
+    for beliefs in ("1000", "100000"):
+        for storage in ("memory", "postgres"):
+            args = ["--storage", storage, "--beliefs", beliefs, "--table", "always"]
+            if storage == "postgres":
+                args += ["--url", url]
+            session.run("agent", "bench", "recall", *args, *session.posargs)

@@ -34,6 +34,9 @@ STORAGE_FACTORIES["memory"] = _memory_storage
 POSTGRES_TEST_URL_ENV = "MEMORY_TEST_DATABASE_URL"
 """The PostgreSQL server the tests use (temporary schemas only); defaults to the local one."""
 
+POSTGRES_REQUIRED_ENV = "MEMORY_TEST_REQUIRE_POSTGRES"
+"""Set to 1 (the ``pg_parity`` lane does) to fail rather than skip when the server is down."""
+
 
 @functools.cache
 def _postgres_unreachable(url: str) -> str | None:
@@ -60,6 +63,8 @@ def postgres_test_url() -> str:
         message = f"PostgreSQL unreachable ({reason}); start it or set {POSTGRES_TEST_URL_ENV}"
         if os.environ.get("CI", "").lower() in ("true", "1"):
             pytest.fail(f"CI requires PostgreSQL: {message}", pytrace=False)
+        if os.environ.get(POSTGRES_REQUIRED_ENV) == "1":
+            pytest.fail(f"{POSTGRES_REQUIRED_ENV}=1 requires PostgreSQL: {message}", pytrace=False)
         pytest.skip(message)
     return url
 
@@ -128,8 +133,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 _outcomes: dict[str, list[str]] = defaultdict(list)
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects on the marker added here
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        # A test that needs the server is a PostgreSQL test however it reached the fixture.
+        if "postgres_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
         for marker in item.iter_markers("gate"):
             gate_id = marker.args[0] if marker.args else None
             if gate_id not in GATES_BY_ID:
