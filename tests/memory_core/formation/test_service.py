@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from memory_core import (
     Principal,
     Trust,
     UsageError,
+    build,
 )
 from memory_core.formation import (
     MEMORY_FORMED,
@@ -27,6 +28,7 @@ from memory_core.formation import (
 )
 
 Harness = Any
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def counts(result: ConsolidationResult) -> dict[str, int]:
@@ -327,6 +329,43 @@ def test_bad_arguments_are_usage_errors(harness: Harness) -> None:
         harness.service.run("manual", "project:", "s1")
     with pytest.raises(NotFoundError, match="create it"):
         harness.service.run("manual", "general", "missing")
+
+
+def test_the_formation_scope_is_the_sessions_own(harness: Harness) -> None:
+    harness.open("p1", project="orbit-app")
+    harness.say("p1", "We decided to use Postgres for the billing service.")
+    before = harness.snapshot(("p1",))
+    with pytest.raises(UsageError, match=r"pass scope='project:orbit-app' or omit it") as caught:
+        harness.service.run("manual", "general", "p1")
+    assert "belongs to 'project:orbit-app'" in str(caught.value)
+    with pytest.raises(UsageError, match="omit it"):
+        harness.service.run("manual", "project:other-app", "p1")
+    assert harness.snapshot(("p1",)) == before
+
+    derived = harness.service.run("manual", session_id="p1")
+    assert counts(derived) == zero(proposed=1, committed=1)
+    assert [b.scope for b in harness.live()] == ["project:orbit-app"]
+
+    harness.open("g1")
+    harness.say("g1", "We decided to hold retros on Thursdays.")
+    with pytest.raises(UsageError, match="pass scope='general'"):
+        harness.service.run("manual", "project:orbit-app", "g1")
+    assert harness.service.run("manual", None, "g1").committed == 1
+    with pytest.raises(UsageError, match="session_id"):
+        harness.service.run("manual")
+
+
+def test_the_composition_derives_the_scope_and_keeps_project_memory_in_its_project() -> None:
+    app = build(fixed_clock_at=START, sequential_ids=True)
+    session = app.sessions.create(metadata={"project_scope": "orbit-app"})
+    app.sessions.record_user_message(session.id, "We decided to use Postgres for billing.")
+    with pytest.raises(UsageError, match="project:orbit-app"):
+        app.memory.run("manual", "general", session.id)
+    assert app.memory.run("manual", session_id=session.id).committed == 1
+    assert [b.scope for b in app.memory.list_memories()] == ["project:orbit-app"]
+    other = app.sessions.create(metadata={"project_scope": "other-app"})
+    recalled = app.memory.recall("what database do we use for billing?", session_id=other.id)
+    assert recalled.block == ""
 
 
 def test_reject_is_durable_across_restatement_and_replay(harness: Harness) -> None:

@@ -17,6 +17,10 @@ unit of work:
    the beliefs and one event per change (``memory.formed``, ``memory.reinforced``,
    ``memory.superseded``); event payloads carry ids and counts, never statement text.
 
+Scope: a session's memory forms at the session's own scope, ``project:<name>`` for a session
+opened in a project and ``general`` otherwise (portable types at ``user``). ``run`` derives it
+from the session; a caller may name it but cannot choose another one.
+
 Counting: ``proposed`` is every validated candidate the extractor produced (before the
 ceiling), and ``proposed == committed + reinforced + rejected + dropped_for_ceiling +
 unchanged``, where *unchanged* (same-source no-ops) is the remainder. ``superseded`` counts the
@@ -249,29 +253,44 @@ class GovernedMemoryService:
     # -- consolidation --------------------------------------------------------------------
 
     def run(
-        self, trigger: str, scope: str, session_id: str, *, principal: Principal | None = None
+        self,
+        trigger: str,
+        scope: str | None = None,
+        session_id: str | None = None,
+        *,
+        principal: Principal | None = None,
     ) -> ConsolidationResult:
         """Consolidate the session's user events past its formation watermark.
 
         Args:
             trigger: ``session_close``, ``idle_sweep``, ``manual``, ``replay`` or ``remember``;
                 ``replay`` reads the session from its beginning.
-            scope: The session's formation scope, ``general`` or ``project:<name>``; facts form
+            scope: The session's formation scope, or ``None`` (the default) to derive it. It is
+                always the session's own: ``project:<name>`` for a session opened in a project,
+                else ``general`` (:func:`~memory_core.domain.scope_for_project`). Facts form
                 there, portable types (preference, user attribute, relationship) at ``user``.
-            session_id: The session to consolidate.
+                A caller that names a scope must name that one; it cannot move a project's
+                memory into ``general`` or another project.
+            session_id: The session to consolidate (required).
             principal: The session's owner; the service's default principal when omitted.
 
         Raises:
-            UsageError: Unknown trigger or invalid scope.
+            UsageError: Unknown trigger, no session id, an invalid scope, or a scope that is not
+                the session's own.
             NotFoundError: The principal has no such session.
         """
         if trigger not in TRIGGERS:
             raise UsageError(
                 f"unknown consolidation trigger {trigger!r}; use one of {sorted(TRIGGERS)}"
             )
-        formation_scope = _formation_scope(scope)
+        if session_id is None:
+            raise UsageError(
+                "run() needs the session to consolidate; pass session_id=<the session's id>"
+            )
+        requested = None if scope is None else _formation_scope(scope)
         owner = principal or self.principal
         session = self._session(owner, session_id)
+        formation_scope = _session_scope(session, requested)
         tally = _Tally(policy_version=self.policy_version)
         with self._storage.unit_of_work():
             state = self._storage.formation
@@ -296,9 +315,7 @@ class GovernedMemoryService:
         later sessions superseded from being reverted.
         """
         owner = principal or self.principal
-        session = self._session(owner, session_id)
-        scope = scope_for_project(session.metadata.project_scope)
-        return self.run("replay", scope, session_id, principal=owner)
+        return self.run("replay", None, session_id, principal=owner)
 
     def remember(
         self,
@@ -338,7 +355,7 @@ class GovernedMemoryService:
         tally.proposed = len(candidates)
         kept = [c for c in candidates if grounded(c.statement, source_text)]
         tally.rejected = len(candidates) - len(kept)
-        scope = scope_for_project(session.metadata.project_scope)
+        scope = _session_scope(session, None)
         with self._storage.unit_of_work():
             self._apply(tally, owner, session, scope, kept, "remember")
         return tally.result()
@@ -691,6 +708,18 @@ class GovernedMemoryService:
         if tally is not None and session_id is not None:
             tally.last_sequence = max(tally.last_sequence, stamped.sequence)
         return stamped
+
+
+def _session_scope(session: Session, requested: str | None) -> str:
+    """The session's own formation scope; a requested scope must be that one."""
+    derived = scope_for_project(session.metadata.project_scope)
+    if requested is not None and requested != derived:
+        raise UsageError(
+            f"session {session.id} belongs to {derived!r}, so its memory forms there, not at "
+            f"{requested!r}; pass scope={derived!r} or omit it (None derives it from the "
+            "session's project)"
+        )
+    return derived
 
 
 def _formation_scope(scope: str) -> str:
