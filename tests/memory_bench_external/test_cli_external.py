@@ -214,3 +214,18 @@ def test_the_progress_bar_shows_checking_ingestion_and_probing(locomo_fixture: P
     assert "checking records" in shown and "2/2" in shown
     assert "ingesting sessions" in shown and "5/5" in shown
     assert "answering probes" in shown and "8/8" in shown
+
+
+def test_paths_with_brackets_are_printed_literally(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # "[/x]" would be a closing Rich tag: printed as markup it raised MarkupError after the
+    # metrics file had been written.
+    source = Path(__file__).parent / "fixtures" / "synthetic_longmemeval.json"
+    output = tmp_path / "out[/x]" / "[a-z0-9].json"
+    status, document, err = _run(
+        capsys, "--external", "longmemeval", "--path", str(source), "--output", str(output)
+    )
+    assert status == 0
+    assert document["written"] == str(output)
+    assert f"metrics written to {output}" in err

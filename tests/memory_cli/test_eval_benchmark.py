@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 
 import memory_bench.driver
+import memory_core.bootstrap
+import memory_store_pg
 from memory_bench.baseline import load_baseline
 from memory_bench.metrics import DeterministicRun
 from memory_cli.app import main
+from memory_core.errors import StorageUnavailableError
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus" / "memory-benchmark.v1.json"
@@ -193,3 +196,66 @@ def test_default_corpus_needs_the_repository_root(
     assert status == 2
     assert document is None
     assert "--corpus" in err
+
+
+# --- exception text is printed literally, never parsed as Rich markup ----------------------
+
+BRACKETS = "[a-z0-9] [/x] [bold]"
+"""Text that Rich would parse as markup: a style, a closing tag that matches nothing."""
+
+
+def test_a_usage_error_naming_a_bracketed_path_exits_two_and_prints_it_literally(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "x[/x]" / "[a-z0-9].json"
+    status, document, err = _run(capsys, "--deterministic-only", "--corpus", str(missing))
+    assert status == 2
+    assert document is None
+    assert str(missing) in err
+    assert err.startswith("error: ")
+
+
+def test_db_upgrade_prints_an_unavailable_server_literally(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreachable(url: str | None, *, revision: str = "head") -> None:
+        raise StorageUnavailableError(f"cannot reach {url}: {BRACKETS}")
+
+    monkeypatch.setattr(memory_store_pg, "upgrade", unreachable)
+    status = main(["db", "upgrade", "--url", "postgresql://u@h/[db]"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert f"error: cannot reach postgresql://u@h/[db]: {BRACKETS}" in err
+
+
+def test_memory_replay_prints_an_unavailable_server_literally(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreachable(**_: Any) -> None:
+        raise StorageUnavailableError(f"server down: {BRACKETS}")
+
+    monkeypatch.setattr(memory_core.bootstrap, "build", unreachable)
+    status = main(
+        ["memory", "replay", "--session", "s1", "--principal", "p", "--url", "x", "--confirm"]
+    )
+    err = capsys.readouterr().err
+    assert status == 1
+    assert f"error: server down: {BRACKETS}" in err
+
+
+def test_a_baseline_path_with_brackets_is_printed_literally(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "[/x]" / "baseline[bold].json"
+    target.parent.mkdir(parents=True)
+    status, document, err = _run(
+        capsys,
+        "--deterministic-only",
+        "--corpus",
+        str(corpus_copy),
+        "--write-baseline",
+        str(target),
+    )
+    assert status == 0
+    assert document["written_baseline"] == str(target)
+    assert f"baseline recorded at {target}" in err

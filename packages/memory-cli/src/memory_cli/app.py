@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 from memory_core.errors import UsageError
 
@@ -51,6 +52,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def print_error(message: object, *, console: Console | None = None) -> None:
+    """Print ``error: <message>`` on stderr with the message as literal text.
+
+    Exception text carries paths, regular expressions and URLs (``[a-z0-9]``, ``[/x]``), so it
+    is never parsed as Rich markup: a message cannot be mangled, and printing it cannot raise
+    ``MarkupError`` in place of the exit status the caller returns.
+
+    Args:
+        message: The exception or text to print.
+        console: Where to print (default: a new stderr console that does not wrap lines).
+    """
+    target = console if console is not None else Console(stderr=True, soft_wrap=True)
+    target.print(Text.assemble(("error:", "red"), " ", str(message)), highlight=False)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``agent`` command; returns the process exit status."""
     parser = build_parser()
@@ -58,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except UsageError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        print_error(exc)
         return USAGE_EXIT
 
 

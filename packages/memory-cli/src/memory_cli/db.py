@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
+from memory_cli.app import print_error
 from memory_core.errors import StorageUnavailableError, UsageError
 
 UNAVAILABLE_EXIT = 1
@@ -28,7 +29,7 @@ def _run_upgrade(args: argparse.Namespace) -> int:
     try:
         result = upgrade(args.url, revision=args.revision)
     except StorageUnavailableError as exc:
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        print_error(exc)
         return UNAVAILABLE_EXIT
     before = result.before or "empty"
     if result.changed:

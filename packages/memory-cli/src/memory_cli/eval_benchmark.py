@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from memory_cli.eval_external import add_external_arguments, run_if_external
 from memory_core.errors import UsageError
@@ -199,9 +200,15 @@ def _run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     console.print(render_report(run, comparison))
     if written is not None:
-        console.print(f"baseline recorded at {written}")
+        console.print(
+            f"baseline recorded at {written}", markup=False, highlight=False, soft_wrap=True
+        )
     if refused is not None:
-        console.print(f"[red]baseline NOT recorded:[/red] {refused}", highlight=False)
+        console.print(
+            Text.assemble(("baseline NOT recorded:", "red"), " ", refused),
+            highlight=False,
+            soft_wrap=True,
+        )
     return exit_status
 
 

@@ -287,7 +287,7 @@ def run_external_command(args: argparse.Namespace) -> int:
     }
     print(json.dumps(document, indent=2))
     console.print(_summary(metrics))
-    console.print(f"metrics written to {output}")
+    console.print(f"metrics written to {output}", markup=False)
     return EXIT_PASS
 
 

@@ -14,8 +14,7 @@ import dataclasses
 import json
 from typing import Any
 
-from rich.console import Console
-
+from memory_cli.app import print_error
 from memory_core.domain import Principal
 from memory_core.errors import NotFoundError, StorageUnavailableError, UsageError
 
@@ -37,7 +36,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         app = build(storage="postgres", database_url=args.url, principal=principal)
     except StorageUnavailableError as exc:
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        print_error(exc)
         return UNAVAILABLE_EXIT
     try:
         result = app.memory.replay(args.session, principal=principal)
