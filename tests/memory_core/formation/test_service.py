@@ -492,6 +492,33 @@ def test_remember_refuses_what_the_user_did_not_say(harness: Harness) -> None:
     assert harness.service.list_memories() == []
 
 
+def test_remember_grounds_only_in_what_the_hazard_screen_keeps(harness: Harness) -> None:
+    harness.open("s1")
+    turn = harness.say("s1", "My wifi password is Tr0ub4dor&3. Please remember the wifi.")
+    leaked = harness.service.remember(
+        "The wifi code is Tr0ub4dor&3.", session_id="s1", source_event_id=turn.event_id
+    )
+    assert counts(leaked) == zero(refused_hazard=1)
+    spanning = harness.say("s1", "Our staging host is db.internal. The password: Tr0ub4dor&3x.")
+    hidden = harness.service.remember(
+        "The staging host is db.internal.", session_id="s1", source_event_id=spanning.event_id
+    )
+    assert hidden.committed == 1  # its own sentence survives the screen
+    moved = harness.service.remember(
+        "The staging password is Tr0ub4dor&3x.",
+        session_id="s1",
+        source_event_id=spanning.event_id,
+    )
+    assert counts(moved) == zero(refused_hazard=1)
+    assert harness.statements() == ["The staging host is db.internal."]
+
+    mixed = harness.say("s1", "My password is hunter22x. I use Helix.")
+    kept = harness.service.remember("I use Helix.", session_id="s1", source_event_id=mixed.event_id)
+    assert counts(kept) == zero(proposed=1, committed=1)
+    dumped = json.dumps([e.payload for e in harness.memory_events()])
+    assert "Tr0ub4dor" not in dumped and "hunter22x" not in dumped
+
+
 def test_superseded_valid_to_never_precedes_valid_from(harness: Harness) -> None:
     harness.open("s1")
     harness.say("s1", "I live in Seattle.")

@@ -328,8 +328,10 @@ class GovernedMemoryService:
         """Form ``statement`` (the ``memory.remember`` tool) through the governed path.
 
         The source must be a trusted user message of the session's principal, free of
-        injections; the statement must pass the hazard screen and be grounded in that message
-        (see :func:`grounded`). A first-person or ``User ...`` statement is read by the
+        injections; the statement must pass the hazard screen and be grounded (see
+        :func:`grounded`) in the sentences of that message the hazard screen keeps. A
+        statement only a refused sentence supports is counted ``refused_hazard``, like the
+        sentence itself. A first-person or ``User ...`` statement is read by the
         extractor; another declarative statement forms a fact at the session's scope.
 
         Raises:
@@ -351,10 +353,19 @@ class GovernedMemoryService:
         if injected or is_hazardous(statement):
             tally.refused_hazard = 1
             return tally.result()
-        candidates = self._remember_candidates(statement, source)
-        tally.proposed = len(candidates)
-        kept = [c for c in candidates if grounded(c.statement, source_text)]
-        tally.rejected = len(candidates) - len(kept)
+        # Ground in what the hazard screen keeps of the message, never in a refused sentence:
+        # a statement only a refused sentence supports restates a secret in other words.
+        screened_text = " ".join(screen_turn(source_text).sentences)
+        kept: list[Candidate] = []
+        for candidate in self._remember_candidates(statement, source):
+            if grounded(candidate.statement, screened_text):
+                kept.append(candidate)
+            elif grounded(candidate.statement, source_text):
+                tally.refused_hazard += 1
+            else:
+                tally.proposed += 1
+                tally.rejected += 1
+        tally.proposed += len(kept)
         scope = _session_scope(session, None)
         with self._storage.unit_of_work():
             self._apply(tally, owner, session, scope, kept, "remember")
