@@ -178,6 +178,27 @@ def test_a_run_breaking_the_structural_zeros_is_not_recorded(
     assert not target.exists()
 
 
+def test_write_baseline_with_a_baseline_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, tmp_path: Path
+) -> None:
+    # A regressing run compared against --baseline exited 1 and was recorded all the same.
+    target = tmp_path / "new-baseline.json"
+    status, document, err = _run(
+        capsys,
+        "--deterministic-only",
+        "--corpus",
+        str(corpus_copy),
+        "--baseline",
+        str(BASELINE),
+        "--write-baseline",
+        str(target),
+    )
+    assert status == 2
+    assert document is None  # refused before anything ran
+    assert "pass one of them" in err
+    assert not target.exists()
+
+
 def test_default_run_compares_the_checked_in_baseline(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

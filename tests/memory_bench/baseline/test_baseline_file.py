@@ -14,10 +14,12 @@ from memory_bench.baseline import (
     BaselineExistsError,
     BaselineFormatError,
     BaselineNotFoundError,
+    BaselineRefusedError,
     load_baseline,
+    record_baseline,
     write_baseline,
 )
-from memory_bench.metrics import DeterministicRun
+from memory_bench.metrics import DeterministicMetrics, DeterministicRun
 from memory_core.errors import UsageError
 
 RECORDED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -114,3 +116,41 @@ def test_load_refuses_unknown_fields_and_floats(
 def test_recorded_at_must_be_aware(standard_run: DeterministicRun) -> None:
     with pytest.raises(UsageError, match="timezone-aware"):
         Baseline.from_run(standard_run, build_ref="x", recorded_at=datetime(2026, 5, 1))
+
+
+def test_record_baseline_writes_a_run_whose_structural_zeros_hold(
+    tmp_path: Path, standard_run: DeterministicRun
+) -> None:
+    path = record_baseline(
+        standard_run, tmp_path / "baseline.json", build_ref="abc123", recorded_at=RECORDED
+    )
+    assert load_baseline(path) == Baseline.from_run(
+        standard_run, build_ref="abc123", recorded_at=RECORDED
+    )
+
+
+@pytest.mark.parametrize(
+    "broken",
+    ["protected_rendered", "currency_violations", "false_transfers", "abstention_leaks"],
+)
+def test_record_baseline_refuses_a_run_breaking_a_structural_zero(
+    tmp_path: Path, standard_run: DeterministicRun, broken: str
+) -> None:
+    row = standard_run.probes[0]
+    bad = row.model_copy(update={"counts": row.counts.model_copy(update={broken: 1})})
+    probes = (bad, *standard_run.probes[1:])
+    run = standard_run.model_copy(
+        update={
+            "probes": probes,
+            "metrics": DeterministicMetrics.aggregate(standard_run.scenarios, probes),
+        }
+    )
+    target = tmp_path / "baseline.json"
+
+    with pytest.raises(BaselineRefusedError, match=f"{broken}=1") as caught:
+        record_baseline(run, target, build_ref="abc123", recorded_at=RECORDED)
+
+    assert caught.value.failures == (f"{broken}=1",)
+    assert isinstance(caught.value, UsageError)
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []

@@ -35,7 +35,11 @@ Errors::
     └── BaselineError             the baseline file cannot be used
         ├── BaselineExistsError   writing would replace an existing file (delete it first)
         ├── BaselineNotFoundError the file does not exist
-        └── BaselineFormatError   the file is unreadable, not JSON, or not a baseline
+        ├── BaselineFormatError   the file is unreadable, not JSON, or not a baseline
+        └── BaselineRefusedError  the run breaks a structural zero and is never recorded
+
+:func:`record_baseline` is the one way a run becomes a baseline: it refuses a run whose
+structural zeros do not hold before anything is written.
 """
 
 from __future__ import annotations
@@ -130,6 +134,23 @@ class BaselineNotFoundError(BaselineError):
 
 class BaselineFormatError(BaselineError):
     """The baseline file is unreadable, is not JSON, or does not fit the baseline schema."""
+
+
+class BaselineRefusedError(BaselineError):
+    """The run breaks a structural zero (a protected fragment formed or rendered, a currency
+    violation, a false transfer, an abstention leak), so it is not recorded as a baseline.
+
+    Attributes:
+        failures: The failing counts, ``name=value`` each.
+    """
+
+    def __init__(self, path: Path, failures: tuple[str, ...]) -> None:
+        super().__init__(
+            path,
+            "the structural zeros do not hold (" + ", ".join(failures) + "); "
+            "fix formation or retrieval before recording a baseline",
+        )
+        self.failures = failures
 
 
 class Baseline(BaseModel):
@@ -454,6 +475,34 @@ def write_baseline(baseline: Baseline, path: Path) -> Path:
     return path
 
 
+def record_baseline(
+    run: DeterministicRun, path: Path, *, build_ref: str, recorded_at: datetime
+) -> Path:
+    """Record ``run`` as the baseline at ``path``, refusing a run that breaks a structural zero.
+
+    Args:
+        run: A deterministic run.
+        path: Where the baseline is written (never over an existing file).
+        build_ref: The build reference the baseline names.
+        recorded_at: The recording instant (timezone-aware).
+
+    Returns:
+        ``path``, written.
+
+    Raises:
+        BaselineRefusedError: a structural zero does not hold (nothing is written).
+        BaselineExistsError: ``path`` exists (or appeared while writing).
+        BaselineError: the file cannot be written.
+    """
+    path = Path(path)
+    failures = run.metrics.structural_zero_failures()
+    if failures:
+        raise BaselineRefusedError(path, failures)
+    return write_baseline(
+        Baseline.from_run(run, build_ref=build_ref, recorded_at=recorded_at), path
+    )
+
+
 def load_baseline(path: Path) -> Baseline:
     """Read and validate a baseline file.
 
@@ -504,8 +553,10 @@ __all__ = [
     "BaselineExistsError",
     "BaselineFormatError",
     "BaselineNotFoundError",
+    "BaselineRefusedError",
     "Difference",
     "compare_to_baseline",
     "load_baseline",
+    "record_baseline",
     "write_baseline",
 ]

@@ -17,10 +17,12 @@ and compares the run against a baseline: ``--baseline PATH``, or for the checked
 checked-in ``corpus/memory-benchmark.baseline.json``. A ``--corpus`` run without ``--baseline``
 reports metrics only.
 
-``--write-baseline PATH`` records the run as a new baseline. An existing path is refused before
-anything runs (re-recording is an explicit delete, then a write), and a run whose structural
-zeros do not hold (a protected fragment formed or rendered, a currency violation, a false
-transfer, an abstention leak) is not recorded.
+``--write-baseline PATH`` records the run as a new baseline
+(:func:`memory_bench.baseline.record_baseline`). An existing path is refused before anything
+runs (re-recording is an explicit delete, then a write), ``--baseline`` with it is a usage error
+(a recording is never compared against, or excused by, an older baseline), and a run whose
+structural zeros do not hold (a protected fragment formed or rendered, a currency violation, a
+false transfer, an abstention leak) is not recorded.
 
 The live arm (``--no-deterministic-only``) runs only when ``RUN_LIVE_MODEL_TESTS=1`` (otherwise it
 prints a skip document and exits 0 without building a model). It asks every probe with and
@@ -127,11 +129,11 @@ def _run(args: argparse.Namespace) -> int:
         )
 
     from memory_bench.baseline import (
-        Baseline,
         BaselineExistsError,
+        BaselineRefusedError,
         compare_to_baseline,
         load_baseline,
-        write_baseline,
+        record_baseline,
     )
     from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
     from memory_bench.driver import run_deterministic_benchmark
@@ -146,6 +148,12 @@ def _run(args: argparse.Namespace) -> int:
             "or pass --corpus PATH"
         )
     write_path: Path | None = args.write_baseline
+    if write_path is not None and args.baseline is not None:
+        raise UsageError(
+            "--write-baseline records a new baseline and --baseline compares against an old "
+            "one; pass one of them (re-recording is an explicit removal of the old file, then "
+            "--write-baseline alone)"
+        )
     if write_path is not None and write_path.exists():
         raise BaselineExistsError(
             write_path,
@@ -168,16 +176,18 @@ def _run(args: argparse.Namespace) -> int:
     written: str | None = None
     refused: str | None = None
     if write_path is not None:
-        if zero_failures:
-            refused = (
-                "the structural zeros do not hold (" + ", ".join(zero_failures) + "); "
-                "fix formation or retrieval before recording a baseline"
+        try:
+            written = str(
+                record_baseline(
+                    run,
+                    write_path,
+                    build_ref=args.build_ref or resolve_build_ref(),
+                    recorded_at=datetime.now(UTC),
+                )
             )
+        except BaselineRefusedError as exc:
+            refused = str(exc)
             exit_status = EXIT_FAIL
-        else:
-            build_ref = args.build_ref or resolve_build_ref()
-            recorded = Baseline.from_run(run, build_ref=build_ref, recorded_at=datetime.now(UTC))
-            written = str(write_baseline(recorded, write_path))
 
     document: dict[str, Any] = {
         "arm": "deterministic",
