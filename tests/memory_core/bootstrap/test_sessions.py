@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
-from memory_core import Principal
+from memory_core import Principal, Storage
 from memory_core.bootstrap import build
 from memory_core.errors import NotFoundError, UsageError
+from memory_core.formation import ConsolidationResult
 from memory_core.policy import SESSION_IDLE_SECONDS
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -149,3 +151,58 @@ def test_working_state_facts_are_recorded_with_their_sources() -> None:
     )
     assert state.facts[0].source_event_ids == (said.event_id,)
     assert app.sessions.working_state(session.id) == state
+
+
+def test_a_worker_that_listed_a_session_before_another_closed_it_does_not_close_it_again(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    session = app.sessions.create()
+    app.sessions.record_user_message(session.id, "I live in Portland.")
+    app.advance(SESSION_IDLE_SECONDS)
+    # Worker B lists the idle sessions, then worker A sweeps them before B gets to close any.
+    listed_by_b = storage.sessions.list_open_idle(app.clock.now())
+    assert app.maintenance_factory().run_once().sessions_closed == 1
+    closed_at = app.sessions.get(session.id).closed_at
+    app.advance(5)
+    monkeypatch.setattr(storage.sessions, "list_open_idle", lambda *_a, **_k: list(listed_by_b))
+    assert app.maintenance_factory().run_once().sessions_closed == 0
+    closes = [
+        e
+        for e in app.events.read_session(app.principal, session.id)
+        if e.event_type == "session.closed"
+    ]
+    assert len(closes) == 1
+    assert app.sessions.get(session.id).closed_at == closed_at
+    again = app.sessions.close(session.id)
+    assert (again.already_closed, again.consolidation) == (True, None)
+    assert len(app.memory.list_memories()) == 1
+
+
+def test_a_close_that_loses_the_race_during_consolidation_writes_no_second_close(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    other_worker = build(storage=storage, fixed_clock_at=T0)  # random ids: no collision
+    session = app.sessions.create()
+    app.sessions.record_user_message(session.id, "I live in Portland.")
+    consolidate = app.memory.service.run
+
+    def consolidate_then_lose_the_race(*args: Any, **kwargs: Any) -> ConsolidationResult:
+        result = consolidate(*args, **kwargs)
+        other_worker.advance(5)
+        other_worker.sessions.close(session.id)  # closes it while this worker consolidates
+        return result
+
+    monkeypatch.setattr(app.memory.service, "run", consolidate_then_lose_the_race)
+    closure = app.sessions.close(session.id)
+    assert closure.already_closed
+    assert closure.consolidation is not None and closure.consolidation.committed == 1
+    closes = [
+        e
+        for e in app.events.read_session(app.principal, session.id)
+        if e.event_type == "session.closed"
+    ]
+    assert len(closes) == 1
+    assert closes[0].payload["consolidated"] is True
+    assert app.sessions.get(session.id).closed_at == datetime(2026, 3, 2, 9, 0, 5, tzinfo=UTC)

@@ -11,6 +11,13 @@ still travel at ``user`` scope, as formation decides) when
 ``profiles.formation.session_boundary_enabled`` is true, then marks it closed and writes
 ``session.closed``. ``sweep_idle`` closes every open session idle for ``SESSION_IDLE_SECONDS``
 the same way (trigger ``idle_sweep``).
+
+A session closes once, however many workers try: a close re-reads the session before it
+consolidates and again inside the unit of work that marks it closed and writes
+``session.closed``, and stands down (``already_closed``) when another close got there first.
+Consolidation itself runs outside that unit, so no storage lock is held while a provider
+extractor calls its model; formation serializes concurrent consolidations of a session by its
+watermark, so the loser's consolidation finds nothing left to form.
 """
 
 from __future__ import annotations
@@ -112,13 +119,16 @@ class SessionClosure:
         trigger: ``session_close`` or ``idle_sweep``.
         scope: The formation scope used (``project:<name>`` or ``general``).
         consolidation: The consolidation result, or ``None`` when formation at the session
-            boundary is disabled or the session was already closed.
+            boundary is disabled or the session was already closed when the close began.
+        already_closed: True when this close changed nothing because the session was (or,
+            while this close consolidated, became) closed by another close.
     """
 
     session: Session
     trigger: str
     scope: str
     consolidation: ConsolidationCounts | None
+    already_closed: bool = False
 
 
 class SessionService:
@@ -300,7 +310,8 @@ class SessionService:
     def close(self, session_id: str, principal: Principal | None = None) -> SessionClosure:
         """Close a session, consolidating its user messages at the session's own scope.
 
-        Closing an already closed session changes nothing and reports no consolidation.
+        Closing an already closed session changes nothing and reports no consolidation
+        (``already_closed`` is true).
         """
         session = self.get(session_id, principal)
         return self._close(session, "session_close")
@@ -317,21 +328,53 @@ class SessionService:
         while True:
             idle = self._storage.sessions.list_open_idle(cutoff, limit=batch_size)
             for session in idle:
-                self._close(session, "idle_sweep")
-                closed += 1
+                if not self._close(session, "idle_sweep").already_closed:
+                    closed += 1
             if len(idle) < batch_size:
                 return closed
 
     def _close(self, session: Session, trigger: CloseTrigger) -> SessionClosure:
         scope = scope_for_project(session.metadata.project_scope)
-        if not session.is_open:
-            return SessionClosure(session=session, trigger=trigger, scope=scope, consolidation=None)
+        # ``session`` may be stale (listed by a sweep before another worker closed it).
+        current = self._storage.sessions.get(session.principal, session.id) or session
+        if not current.is_open:
+            return SessionClosure(
+                session=current,
+                trigger=trigger,
+                scope=scope,
+                consolidation=None,
+                already_closed=True,
+            )
         consolidation: ConsolidationCounts | None = None
         if self._profiles.formation.session_boundary_enabled:
             consolidation = self._consolidator.run(
                 trigger, scope, session.id, principal=session.principal
             )
-        current = self._storage.sessions.get(session.principal, session.id) or session
+        with self._storage.unit_of_work():
+            # Re-read under the unit (the principal's lock on PostgreSQL): another close may
+            # have finished while this one consolidated; its close and its event stand.
+            current = self._storage.sessions.get(session.principal, session.id) or current
+            if not current.is_open:
+                return SessionClosure(
+                    session=current,
+                    trigger=trigger,
+                    scope=scope,
+                    consolidation=consolidation,
+                    already_closed=True,
+                )
+            closed = self._close_now(current, trigger, scope, consolidation)
+        return SessionClosure(
+            session=closed, trigger=trigger, scope=scope, consolidation=consolidation
+        )
+
+    def _close_now(
+        self,
+        current: Session,
+        trigger: CloseTrigger,
+        scope: str,
+        consolidation: ConsolidationCounts | None,
+    ) -> Session:
+        """Mark the session closed and write ``session.closed`` (inside the caller's unit)."""
         closed = self._storage.sessions.update(
             current.model_copy(update={"closed_at": self._clock.now()})
         )
@@ -351,15 +394,13 @@ class SessionService:
             )
         self._writer.append(
             SESSION_CLOSED,
-            principal=session.principal,
-            session_id=session.id,
+            principal=current.principal,
+            session_id=current.id,
             actor="runtime",
             trust=Trust.SYSTEM,
             payload=payload,
         )
-        return SessionClosure(
-            session=closed, trigger=trigger, scope=scope, consolidation=consolidation
-        )
+        return closed
 
     def _record(
         self,
