@@ -206,3 +206,10 @@ def test_a_close_that_loses_the_race_during_consolidation_writes_no_second_close
     assert len(closes) == 1
     assert closes[0].payload["consolidated"] is True
     assert app.sessions.get(session.id).closed_at == datetime(2026, 3, 2, 9, 0, 5, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("batch_size", [0, -1])
+def test_an_idle_sweep_batch_must_hold_at_least_one_session(batch_size: int) -> None:
+    app = build(fixed_clock_at=T0, sequential_ids=True)
+    with pytest.raises(UsageError, match="batch_size"):
+        app.sessions.sweep_idle(batch_size=batch_size)

@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from memory_core.clock import Clock
 from memory_core.domain import Event, Principal, Session, SessionMetadata, Trust, scope_for_project
 from memory_core.errors import NotFoundError, UsageError
+from memory_core.formation.service import ConsolidationResult
 from memory_core.ids import IdFactory
 from memory_core.policy import SESSION_IDLE_SECONDS
 from memory_core.ports import Storage
@@ -51,53 +52,8 @@ from memory_core.runtime.working_state import WorkingState, WorkingStateService
 CloseTrigger = Literal["session_close", "idle_sweep"]
 
 
-class ConsolidationCounts(Protocol):
-    """What a close reports of its consolidation (a ``ConsolidationResult`` satisfies it)."""
-
-    @property
-    def proposed(self) -> int:
-        """Candidates proposed."""
-        ...
-
-    @property
-    def committed(self) -> int:
-        """Beliefs committed."""
-        ...
-
-    @property
-    def reinforced(self) -> int:
-        """Beliefs reinforced."""
-        ...
-
-    @property
-    def superseded(self) -> int:
-        """Beliefs superseded."""
-        ...
-
-    @property
-    def conflicted(self) -> int:
-        """Beliefs committed flagged as conflicting."""
-        ...
-
-    @property
-    def rejected(self) -> int:
-        """Candidates dropped as previously rejected."""
-        ...
-
-    @property
-    def refused_hazard(self) -> int:
-        """Candidates refused as secrets or injections."""
-        ...
-
-    @property
-    def dropped_for_ceiling(self) -> int:
-        """Candidates over the per-consolidation ceiling."""
-        ...
-
-    @property
-    def policy_version(self) -> str:
-        """The formation policy version."""
-        ...
+ConsolidationCounts = ConsolidationResult
+"""What a close reports of its consolidation: formation's own ``ConsolidationResult``."""
 
 
 class Consolidator(Protocol):
@@ -319,8 +275,17 @@ class SessionService:
     def sweep_idle(self, *, batch_size: int = 100) -> int:
         """Close every open session idle for ``SESSION_IDLE_SECONDS``; return how many closed.
 
-        Does nothing (returns 0) when ``formation.session_boundary_enabled`` is false.
+        Reads the idle sessions ``batch_size`` at a time. Does nothing (returns 0) when
+        ``formation.session_boundary_enabled`` is false.
+
+        Raises:
+            UsageError: ``batch_size`` is below 1.
         """
+        if batch_size < 1:
+            raise UsageError(
+                f"sweep_idle batch_size must be at least 1, got {batch_size}; pass the number "
+                "of idle sessions to read per batch (default 100)"
+            )
         if not self._profiles.formation.session_boundary_enabled:
             return 0
         cutoff = self._clock.now() - timedelta(seconds=SESSION_IDLE_SECONDS)
@@ -389,6 +354,8 @@ class SessionService:
                 superseded=consolidation.superseded,
                 conflicted=consolidation.conflicted,
                 rejected=consolidation.rejected,
+                ungrounded=consolidation.ungrounded,
+                invalid_provenance=consolidation.invalid_provenance,
                 refused_hazard=consolidation.refused_hazard,
                 dropped_for_ceiling=consolidation.dropped_for_ceiling,
             )
