@@ -216,6 +216,27 @@ def test_the_progress_bar_shows_checking_ingestion_and_probing(locomo_fixture: P
     assert "answering probes" in shown and "8/8" in shown
 
 
+def test_an_unwritable_output_exits_two_before_the_dataset_is_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the dataset was opened before the output was checked")
+
+    monkeypatch.setattr(memory_bench_external, "open_longmemeval", never)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    output = blocker / "metrics.json"
+    source = Path(__file__).parent / "fixtures" / "synthetic_longmemeval.json"
+
+    status, document, err = _run(
+        capsys, "--external", "longmemeval", "--path", str(source), "--output", str(output)
+    )
+
+    assert status == 2
+    assert document is None
+    assert f"error: {output} cannot be written" in err
+
+
 def test_paths_with_brackets_are_printed_literally(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -186,6 +186,26 @@ def test_an_existing_output_is_a_usage_error_before_any_request(
     assert output.read_text(encoding="utf-8") == "{}\n"
 
 
+@pytest.mark.gate("gate.memory.bench_evidence_publish")
+def test_an_unwritable_output_is_a_usage_error_before_any_request(
+    capsys: pytest.CaptureFixture[str],
+    environment: None,
+    prices: Path,
+    chat_server: ChatServer,
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    output = blocker / "evidence.json"
+
+    status, document, err = _live(capsys, chat_server, output, "--prices", str(prices))
+
+    assert status == 2
+    assert document is None
+    assert f"error: {output} cannot be written" in err
+    assert chat_server.requests == []
+
+
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     status = main(["eval", "memory-benchmark", *argv])
     return status, " ".join(capsys.readouterr().err.split())

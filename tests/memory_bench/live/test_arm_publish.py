@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from memory_bench.artifacts import ArtifactExistsError
+from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError
 from memory_bench.live.arm import LIVE_ARM_VERSION, default_live_policy_profile, probe_prompt
 from memory_bench.live.evidence import EvidenceError, load_evidence
 from memory_core.formation.extractor import DeterministicExtractor
@@ -109,6 +109,18 @@ def test_an_existing_artifact_is_refused_before_any_request(live: LiveKit, tmp_p
     assert live.server.requests == []
     assert built == []  # not even a model was built
     assert output.read_text(encoding="utf-8") == "an earlier artifact\n"
+
+
+def test_an_unwritable_output_is_refused_before_any_request(live: LiveKit, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    built: list[OpenAICompatibleModel] = []
+
+    with pytest.raises(ArtifactWriteError, match="cannot be written"):
+        live.run(blocker / "evidence.json", model_factory=live.factory(built=built))
+
+    assert live.server.requests == []
+    assert built == []
 
 
 def test_a_published_artifact_is_never_overwritten(live: LiveKit, tmp_path: Path) -> None:

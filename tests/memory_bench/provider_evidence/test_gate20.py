@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from memory_bench.artifacts import ArtifactExistsError
+from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError
 from memory_bench.formation_eval import default_case_path, load_formation_cases
 from memory_bench.provider_evidence import (
     ProviderFormationRun,
@@ -146,7 +146,7 @@ def test_16_of_21_writes_nothing_and_explains_why(
     run = _run(cases21, make_model(), evidence_dir)
     assert not run.passed
     assert run.published is None
-    assert not evidence_dir.exists()
+    assert list(evidence_dir.iterdir()) == []  # checked up front, nothing written
     assert run.failures == [
         "fully_supported_positive 16 < 17 (80% of 21; gate.memory.provider_positive_coverage_v2)"
     ]
@@ -180,7 +180,7 @@ def test_a_negative_case_formed_writes_nothing(
     assert run.fully_supported_positive == 21
     assert (run.negatives_formed, run.formed_negative_case_ids) == (1, ["fn-016"])
     assert run.failures == ["negatives_formed 1 != 0"]
-    assert not (tmp_path / "evidence").exists()
+    assert list((tmp_path / "evidence").iterdir()) == []
 
 
 def _item(statement: str, subject: str, belief_type: str = "user_model_attr") -> dict[str, str]:
@@ -283,7 +283,7 @@ def test_a_persistent_server_error_forms_nothing_for_that_turn_and_blocks_public
     assert run.fully_supported_positive == 18  # enough, but a turn went unjudged
     assert run.counters.transient_errors == 1
     assert run.failures == ["model_errors 1 != 0 (a turn went unjudged)"]
-    assert not (tmp_path / "evidence").exists()
+    assert list((tmp_path / "evidence").iterdir()) == []
 
 
 def test_a_timeout_on_a_negative_case_is_not_counted_as_forming_nothing(
@@ -301,7 +301,7 @@ def test_a_timeout_on_a_negative_case_is_not_counted_as_forming_nothing(
     assert run.counters.transient_errors == 1
     assert run.negatives_formed == 0
     assert not run.passed
-    assert not (tmp_path / "evidence").exists()
+    assert list((tmp_path / "evidence").iterdir()) == []  # checked up front, nothing written
 
 
 def test_an_existing_artifact_is_refused_before_any_model_call(
@@ -320,6 +320,22 @@ def test_an_existing_artifact_is_refused_before_any_model_call(
             _run(cases21, make_model(), output)
     assert routed_server.requests == []
     assert existing.read_text() == "operator's file"
+
+
+def test_an_unwritable_evidence_directory_is_refused_before_any_model_call(
+    routed_server: Server,
+    make_model: Any,
+    fkit: FKit,
+    cases21: Path,
+    full_case_document: dict[str, Any],
+    tmp_path: Path,
+) -> None:
+    routed_server.route = fkit.script_for(full_case_document, 21, supported=21)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(ArtifactWriteError, match="cannot be written"):
+        _run(cases21, make_model(), blocker / "evidence")
+    assert routed_server.requests == []
 
 
 def test_a_tampered_artifact_fails_validation(
@@ -418,4 +434,4 @@ def test_the_command_exits_1_and_writes_nothing_below_the_floor(
     out, err = capsys.readouterr()
     assert json.loads(out)["published"] is None
     assert "not published: fully_supported_positive 16 < 17" in " ".join(err.split())
-    assert not (tmp_path / "evidence").exists()
+    assert list((tmp_path / "evidence").iterdir()) == []

@@ -53,7 +53,7 @@ from typing import Final, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
-from memory_bench.artifacts import ArtifactExistsError, write_new_text
+from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError, write_new_text
 from memory_bench.metrics import (
     CategoryMetrics,
     DeterministicMetrics,
@@ -470,8 +470,8 @@ def write_baseline(baseline: Baseline, path: Path) -> Path:
             "a baseline already exists here and is never overwritten; re-recording is an "
             "explicit removal (git rm or rm) followed by a fresh --write-baseline",
         ) from exc
-    except OSError as exc:
-        raise BaselineError(path, f"cannot write the baseline: {exc.strerror or exc}") from exc
+    except ArtifactWriteError as exc:
+        raise BaselineError(path, f"cannot write the baseline: {exc}") from exc
     return path
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from memory_bench.artifacts import refuse_existing, write_new_text
+from memory_bench.artifacts import prepare_output, write_new_text
 from memory_bench.formation_eval import FormationReport, LoadedCases, evaluate_formation
 from memory_core.clock import Clock
 from memory_core.errors import UsageError
@@ -168,6 +168,8 @@ def run_provider_formation(
 
     Raises:
         ArtifactExistsError: The target exists (checked before any model call).
+        ArtifactWriteError: The target's directory cannot be created or written (checked
+            before any model call).
         UsageError: ``output`` names a file other than the derived evidence name.
     """
     policy_version = PROVIDER_FORMATION_POLICY
@@ -177,7 +179,7 @@ def run_provider_formation(
         else None
     )
     if target is not None:
-        refuse_existing(target)
+        prepare_output(target)
     extractor = ProviderExtractor(model=model)
     report = evaluate_formation(loaded, profiles=profiles, extractor=extractor)
     counters = extractor.counters

@@ -128,6 +128,7 @@ def _run(args: argparse.Namespace) -> int:
             "its result is printed on stdout and its fixed point is --write-baseline"
         )
 
+    from memory_bench.artifacts import ArtifactExistsError, prepare_output
     from memory_bench.baseline import (
         BaselineExistsError,
         BaselineRefusedError,
@@ -154,12 +155,15 @@ def _run(args: argparse.Namespace) -> int:
             "one; pass one of them (re-recording is an explicit removal of the old file, then "
             "--write-baseline alone)"
         )
-    if write_path is not None and write_path.exists():
-        raise BaselineExistsError(
-            write_path,
-            "a baseline already exists here and is never overwritten; re-recording is an "
-            "explicit removal (git rm or rm) followed by a fresh --write-baseline",
-        )
+    if write_path is not None:
+        try:
+            prepare_output(write_path)
+        except ArtifactExistsError as exc:
+            raise BaselineExistsError(
+                write_path,
+                "a baseline already exists here and is never overwritten; re-recording is an "
+                "explicit removal (git rm or rm) followed by a fresh --write-baseline",
+            ) from exc
     baseline_path: Path | None = args.baseline
     if baseline_path is None and default_corpus and write_path is None:
         baseline_path = DEFAULT_BASELINE

@@ -262,14 +262,15 @@ def run_external_command(args: argparse.Namespace) -> int:
     """Run ``--external`` and write its metrics file; return the exit status.
 
     Raises:
-        UsageError: Invalid options, an existing ``--output``, or a malformed dataset file
-            (``DatasetError``, naming file, record and field).
+        UsageError: Invalid options, an existing or unwritable ``--output`` (refused before
+            the dataset is read), or a malformed dataset file (``DatasetError``, naming file,
+            record and field).
     """
     output = _check(args)
-    from memory_bench.artifacts import refuse_existing, write_new_text
+    from memory_bench.artifacts import prepare_output, write_new_text
     from memory_bench_external import ExternalMetrics, run_external
 
-    refuse_existing(output)
+    prepare_output(output)
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     source = _open(args)
     if console.is_terminal:

@@ -48,7 +48,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field
 
-from memory_bench.artifacts import ArtifactExistsError, refuse_existing
+from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError, prepare_output
 from memory_bench.corpus import (
     BenchmarkProbe,
     BenchmarkScenario,
@@ -659,7 +659,8 @@ def run_live_benchmark(
     Args:
         corpus: A loaded (validated) corpus.
         digest: The sha256 of the corpus file, as ``load_corpus`` returned it.
-        output: Where the evidence is written; refused before anything is spent if it exists.
+        output: Where the evidence is written; refused before anything is spent if it exists
+            or its directory cannot be written (:func:`~memory_bench.artifacts.prepare_output`).
         build_ref: The build reference (commit) the evidence names.
         model_factory: Builds the real model; called only when the arm is cleared to spend.
         policy_profile: The runtime policy of every run (default:
@@ -675,13 +676,15 @@ def run_live_benchmark(
 
     Raises:
         ArtifactExistsError: ``output`` exists (raised before anything is spent).
+        ArtifactWriteError: ``output``'s directory cannot be created or written (raised before
+            anything is spent).
         UsageError: the digest or build reference is malformed, the corpus is empty, or the
             policy profile lets a run spend more than the per-run ceiling.
     """
     reason = live_skip_reason(environ)
     if reason is not None:
         return LiveBenchmarkResult(outcome="skipped", skip_reason=reason)
-    refuse_existing(output)
+    prepare_output(output)
     if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest):
         raise UsageError(
             f"corpus digest {digest!r} is not a lowercase hex sha256; pass the digest "
@@ -808,7 +811,7 @@ def run_live_benchmark(
         return result.model_copy(update={"failed_conditions": messages})
     try:
         write_evidence(evidence, output)
-    except ArtifactExistsError as exc:
+    except (ArtifactExistsError, ArtifactWriteError) as exc:
         return result.model_copy(update={"error": str(exc)})
     return result.model_copy(update={"outcome": "passed", "evidence_path": str(output)})
 
