@@ -191,3 +191,68 @@ def test_a_fixed_clock_build_records_constant_latencies_unless_a_timer_is_passed
     ticks = iter(range(1000))
     app = build(fixed_clock_at=T0, sequential_ids=True, timer=lambda: next(ticks) / 1000)
     assert _recall_latencies(app) == {1.0}  # one 1 ms tick per arm
+
+
+class _CountingStorage(InMemoryStorage):
+    """An in-memory tier standing in for a pooled backend: it records being closed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _counting_backend(monkeypatch: pytest.MonkeyPatch) -> list[_CountingStorage]:
+    """Install a ``postgres`` backend whose storages record being closed; return them."""
+    created: list[_CountingStorage] = []
+
+    def factory(url: str | None) -> Storage:
+        created.append(_CountingStorage())
+        return created[-1]
+
+    class FakeEntryPoint:
+        name = "postgres"
+        value = "fake:factory"
+
+        def load(self) -> Any:
+            return factory
+
+    monkeypatch.setattr(bootstrap, "_storage_entry_points", lambda name: [FakeEntryPoint()])
+    return created
+
+
+@pytest.mark.parametrize(
+    "failing",
+    [
+        {"formation_mode": "required"},  # no provider evidence: selection fails
+        {"policy_profile": {"name": "wide", "model": {"max_output_tokens": 10**6}}},  # no room
+    ],
+    ids=["extractor-selection", "context-builder"],
+)
+def test_a_build_refusing_its_arguments_opens_no_backend_storage(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, failing: dict[str, Any]
+) -> None:
+    created = _counting_backend(monkeypatch)
+    with pytest.raises(UsageError):
+        build(storage="postgres", evidence_dir=tmp_path, **failing)
+    assert created == []
+
+
+def test_a_build_failing_after_opening_its_backend_closes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    created = _counting_backend(monkeypatch)
+
+    def failing_wiring(**_kwargs: Any) -> None:
+        raise RuntimeError("wiring failed")
+
+    monkeypatch.setattr(bootstrap, "SessionService", failing_wiring)
+    with pytest.raises(RuntimeError, match="wiring failed"):
+        build(storage="postgres")
+    assert [storage.closed for storage in created] == [True]
+    passed_in = _CountingStorage()
+    with pytest.raises(RuntimeError, match="wiring failed"):
+        build(storage=passed_in)
+    assert not passed_in.closed  # a Storage the caller passed stays the caller's to close

@@ -398,14 +398,8 @@ def build(
     )
     chosen_model: Model | None = ScriptedModel(script) if script is not None else model
     _require_enforceable_cost_limit(chosen_model, policy)
-
-    if isinstance(storage, str):
-        tier = resolve_storage(storage, database_url)
-    else:
-        if database_url is not None:
-            raise UsageError("database_url applies to a named backend, not a Storage instance")
-        tier = storage
-
+    if not isinstance(storage, str) and database_url is not None:
+        raise UsageError("database_url applies to a named backend, not a Storage instance")
     if extractor is not None:
         selection: SelectionAudit | None = None
     else:
@@ -421,16 +415,75 @@ def build(
             evidence_dir=Path(evidence_dir) if evidence_dir is not None else default_evidence_dir(),
         )
         extractor, selection = chosen.extractor, chosen.audit
+    context = ContextBuilder(plan, reserved_output_tokens=policy.model.max_output_tokens)
+    if timer is None:
+        timer = _zero_timer if fixed_clock_at is not None else time.perf_counter
+
+    # Everything that can refuse the arguments ran above: a named backend opens its
+    # connections only now, and is closed again if wiring still fails.
+    if not isinstance(storage, str):
+        return _wire(
+            storage,
+            clock=clock,
+            ids=ids,
+            principal=who,
+            profiles=profiles,
+            plan=plan,
+            policy=policy,
+            model=chosen_model,
+            extractor=extractor,
+            selection=selection,
+            context=context,
+            timer=timer,
+            completion_hooks=completion_hooks,
+        )
+    tier = resolve_storage(storage, database_url)
+    try:
+        return _wire(
+            tier,
+            clock=clock,
+            ids=ids,
+            principal=who,
+            profiles=profiles,
+            plan=plan,
+            policy=policy,
+            model=chosen_model,
+            extractor=extractor,
+            selection=selection,
+            context=context,
+            timer=timer,
+            completion_hooks=completion_hooks,
+        )
+    except BaseException:
+        tier.close()
+        raise
+
+
+def _wire(
+    tier: Storage,
+    *,
+    clock: Clock,
+    ids: IdFactory,
+    principal: Principal,
+    profiles: MemoryProfiles,
+    plan: ContextPlan,
+    policy: PolicyProfile,
+    model: Model | None,
+    extractor: Extractor,
+    selection: SelectionAudit | None,
+    context: ContextBuilder,
+    timer: Callable[[], float],
+    completion_hooks: Sequence[CompletionHook],
+) -> Composition:
+    """Wire the services of a composition over one storage tier."""
     service = GovernedMemoryService(
         storage=tier,
         clock=clock,
         ids=ids,
-        principal=who,
+        principal=principal,
         profiles=profiles,
         extractor=extractor,
     )
-    if timer is None:
-        timer = _zero_timer if fixed_clock_at is not None else time.perf_counter
     retriever = MemoryRetriever(
         memories=tier.memories,
         traces=tier.traces,
@@ -449,7 +502,7 @@ def build(
         consolidator=service,
         profiles=profiles,
         snapshot_budget=plan.snapshot,
-        principal=who,
+        principal=principal,
     )
     tools = ToolExecutor(events=tier.events, rememberer=service, enabled_tools=policy.enabled_tools)
     runs = RunService(
@@ -458,23 +511,23 @@ def build(
         ids=ids,
         writer=writer,
         recaller=retriever,
-        model=chosen_model,
+        model=model,
         tools=tools,
-        context=ContextBuilder(plan, reserved_output_tokens=policy.model.max_output_tokens),
+        context=context,
         policy=policy,
-        principal=who,
+        principal=principal,
         completion_hooks=completion_hooks,
     )
-    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=who)
+    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
     return Composition(
         storage=tier,
         clock=clock,
         ids=ids,
-        principal=who,
+        principal=principal,
         profiles=profiles,
         plan=plan,
         policy_profile=policy,
-        model=chosen_model,
+        model=model,
         sessions=sessions,
         runs=runs,
         memory=memory,
