@@ -90,8 +90,10 @@ transfer, a correction and three abstentions (two protected)."""
 
 LIVE_MODEL = "live-test-model"
 """The model the test server reports; priced only in :data:`PRICES`."""
-PRICES = PriceCatalog({LIVE_MODEL: ModelPrice(input=1.0, output=4.0)})
-"""USD 1 / 4 per million tokens: a 100 + 10 token call costs USD 0.00014."""
+PRICES = PriceCatalog({LIVE_MODEL: ModelPrice(input=0.5, output=2.0)})
+"""USD 0.50 / 2.00 per million tokens: a 100 + 10 token call costs USD 0.00007, and the static
+bound of one run under the default live policy (4 steps of a 16,000-token window in and 1,024
+tokens out) is USD 0.040192, inside the USD 0.05 per-run ceiling."""
 LIVE_ENV = {"RUN_LIVE_MODEL_TESTS": "1"}
 BUILD_REF = "0123456789abcdef0123456789abcdef01234567"
 

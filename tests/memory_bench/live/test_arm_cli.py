@@ -36,7 +36,7 @@ def environment(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def prices(tmp_path: Path) -> Path:
     path = tmp_path / "prices.yaml"
-    path.write_text(f"models:\n  {MODEL}: {{input: 1.0, output: 4.0}}\n", encoding="utf-8")
+    path.write_text(f"models:\n  {MODEL}: {{input: 0.5, output: 2.0}}\n", encoding="utf-8")
     return path
 
 
@@ -259,6 +259,25 @@ def test_a_profile_above_the_per_run_ceiling_is_refused_before_spending(
     assert status == 2
     assert "above the live arm's per-run ceiling" in " ".join(err.split())
     assert chat_server.requests == []
+
+
+@pytest.mark.gate("gate.memory.bench_cost_ceiling")
+def test_a_model_whose_run_could_outspend_the_reservation_is_refused_before_spending(
+    capsys: pytest.CaptureFixture[str],
+    environment: None,
+    chat_server: ChatServer,
+    tmp_path: Path,
+) -> None:
+    # USD 93,750 per million input tokens: one full 16,000-token window costs USD 1.50.
+    expensive = tmp_path / "expensive.yaml"
+    expensive.write_text(f"models:\n  {MODEL}: {{input: 93750, output: 0}}\n", encoding="utf-8")
+    output = tmp_path / "e.json"
+    status, document, err = _live(capsys, chat_server, output, "--prices", str(expensive))
+    assert status == 2
+    assert document is None
+    assert "above the live arm's per-run ceiling of USD 0.05" in err
+    assert chat_server.requests == []
+    assert not output.exists()
 
 
 def test_a_malformed_model_policy_is_a_usage_error(

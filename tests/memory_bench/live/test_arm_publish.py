@@ -58,7 +58,7 @@ def test_a_passing_run_writes_exactly_one_valid_artifact(live: LiveKit, tmp_path
     # Without memory the reader abstains everywhere, so only the abstentions are right there.
     assert evidence.counts.without_memory_correct == evidence.counts.abstain_expected == 3
     assert evidence.counts.lift >= evidence.counts.minimum_lift
-    assert evidence.total_cost_usd == pytest.approx(18 * (100 * 1.0 + 10 * 4.0) / 1e6)
+    assert evidence.total_cost_usd == pytest.approx(18 * (100 * 0.5 + 10 * 2.0) / 1e6)
     assert evidence.total_cost_usd == pytest.approx(
         sum(r.with_memory.cost_usd + r.without_memory.cost_usd for r in evidence.rows)
     )

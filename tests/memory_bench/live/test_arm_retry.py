@@ -20,6 +20,7 @@ from memory_bench.driver import prepare_scenario
 from memory_bench.live.arm import ARM_ERROR, RUNTIME_DECIDED, live_policy_profile
 from memory_bench.live.evidence import load_evidence
 from memory_core.runtime.policy_profile import ModelPolicy
+from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 from memory_core.runtime.run import RunStatus
 
 LiveKit = Any  # the ``live`` fixture (tests/memory_bench/live/conftest.py)
@@ -173,6 +174,8 @@ def test_runtime_decided_terminations_are_not_retried(
 def test_context_overflow_is_not_retried_and_sends_nothing(live: LiveKit, tmp_path: Path) -> None:
     # Reserving 15,990 of the 16,000-token window for output leaves no room for any prompt.
     profile = live_policy_profile(model_policy=ModelPolicy(max_output_tokens=15_990))
+    # Priced so that four such calls stay inside the per-run ceiling (USD 0.038 at worst).
+    live.prices = PriceCatalog({live.model_name: ModelPrice(input=0.1, output=0.5)})
 
     result = live.run(tmp_path / "evidence.json", policy_profile=profile)
 

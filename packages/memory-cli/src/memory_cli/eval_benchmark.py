@@ -30,11 +30,14 @@ without memory through an OpenAI-compatible chat-completions model (``--model`` 
 ``MEMORY_MODEL``, ``--base-url`` or ``MEMORY_MODEL_BASE_URL``, key from ``MEMORY_MODEL_API_KEY``,
 prices from the shipped catalog with ``--prices`` or ``MEMORY_MODEL_PRICES`` over it), under
 the USD 4.00 pre-admission ceiling, and writes the evidence to ``--output`` only when every pass
-condition holds. An existing ``--output`` is refused before anything is spent. ``--policy-profile``
-names the runtime policy (a shipped name or a YAML file; default: the deterministic arm's probe
-policy) and ``--model-policy`` a YAML file replacing its ``model`` section (e.g.
-``max_output_tokens: 512`` for a small local context window). The result document is printed on
-stdout; the one-line summary, one line per incomplete run and each failed condition on stderr.
+condition holds. A model whose worst-case run (every step a full context window in and the full
+output reservation out, at its catalog price) could cost more than the USD 0.05 per-run ceiling
+is refused (exit 2) before any request. An existing or unwritable ``--output`` is refused before
+anything is spent. ``--policy-profile`` names the runtime policy (a shipped name or a YAML file;
+default: the deterministic arm's probe policy) and ``--model-policy`` a YAML file replacing its
+``model`` section (e.g. ``max_output_tokens: 512`` for a small local context window). The result
+document is printed on stdout; the one-line summary, one line per incomplete run and each
+failed condition on stderr.
 
 Exit status: 0 on a pass or a clean live skip, 1 on drift, a regression, a refused recording or
 a live failure, 2 on a usage error (including an ``--output``, which the deterministic arm

@@ -9,9 +9,14 @@ clean skip without building a model or sending a request. For each scenario and 
     without_memory  a fresh composition per probe carrying the same session metadata (the
                     probe's project scope) at the same instant, and the probe alone
 
-Before every run, retries included, the :class:`~memory_bench.live.ceiling.CostCeiling` admits
-it only if what was already spent plus the USD 0.05 per-run ceiling stays within the USD 4.00
-invocation ceiling; a refusal stops the invocation with ``stopped_by="cost_ceiling"``. If the
+Before any request, the model and policy are bounded statically: a model whose worst-case run
+(every step a full context window in and the full output reservation out, at the catalog
+price) could exceed the USD 0.05 per-run ceiling is refused
+(:class:`~memory_bench.live.ceiling.RunCostAboveCeilingError`), since the runtime checks a
+run's ``max_cost_usd`` only after a call is paid for. Before every run, retries included, the
+:class:`~memory_bench.live.ceiling.CostCeiling` admits it only if what was already spent plus
+the USD 0.05 per-run ceiling stays within the USD 4.00 invocation ceiling; a refusal stops the
+invocation with ``stopped_by="cost_ceiling"``. If the
 first completed run cost nothing the arm aborts with "model pricing unavailable; ceiling
 unenforceable" (``stopped_by="pricing_unavailable"``). Neither publishes anything.
 
@@ -70,6 +75,7 @@ from memory_bench.live.ceiling import (
     PRICING_UNAVAILABLE,
     CostCeiling,
     PricingUnavailableError,
+    require_bounded_run_cost,
 )
 from memory_bench.live.evidence import (
     LIVE_ARM_VERSION,
@@ -89,8 +95,10 @@ from memory_core.clock import Clock, SystemClock, require_aware
 from memory_core.errors import ConfigurationError, UsageError
 from memory_core.formation.extractor import DeterministicExtractor
 from memory_core.policy import RETRIEVAL_POLICY
+from memory_core.runtime.context import load_context_plan
 from memory_core.runtime.model import Message, Model, ModelResponse, ToolSpec
 from memory_core.runtime.policy_profile import ModelPolicy, PolicyProfile, load_policy_profile
+from memory_core.runtime.pricing import PriceCatalog
 from memory_core.runtime.run import Run, RunStatus
 
 LIVE_ENV = "RUN_LIVE_MODEL_TESTS"
@@ -335,6 +343,10 @@ class _MeteredModel:
     def __init__(self, inner: Model) -> None:
         self._inner = inner
         self.responses: list[ModelResponse] = []
+
+    @property
+    def inner(self) -> Model:
+        return self._inner
 
     @property
     def provider(self) -> str:
@@ -653,6 +665,7 @@ def run_live_benchmark(
     environ: Mapping[str, str] | None = None,
     clock: Clock | None = None,
     ceiling: CostCeiling | None = None,
+    prices: PriceCatalog | None = None,
 ) -> LiveBenchmarkResult:
     """Run the live arm over ``corpus`` and publish evidence to ``output`` if it passes.
 
@@ -668,6 +681,8 @@ def run_live_benchmark(
         environ: Where ``RUN_LIVE_MODEL_TESTS`` is read (default: ``os.environ``).
         clock: The clock of the evidence timestamp (default: the wall clock).
         ceiling: The cost ceiling (default: USD 4.00 per invocation, USD 0.05 per run).
+        prices: The catalog the model's calls are priced from, for the static per-run bound
+            (default: the model's own ``prices``, as ``OpenAICompatibleModel`` exposes them).
 
     Returns:
         The result document: ``skipped`` (nothing built, nothing sent), ``failed`` (nothing
@@ -678,8 +693,11 @@ def run_live_benchmark(
         ArtifactExistsError: ``output`` exists (raised before anything is spent).
         ArtifactWriteError: ``output``'s directory cannot be created or written (raised before
             anything is spent).
-        UsageError: the digest or build reference is malformed, the corpus is empty, or the
-            policy profile lets a run spend more than the per-run ceiling.
+        RunCostAboveCeilingError: one run of the model under the policy could cost more than
+            the per-run ceiling (raised after the model is built, before any request).
+        UsageError: the digest or build reference is malformed, the corpus is empty, the
+            policy profile lets a run spend more than the per-run ceiling, or no price catalog
+            is known for the model.
     """
     reason = live_skip_reason(environ)
     if reason is not None:
@@ -704,6 +722,11 @@ def run_live_benchmark(
     stopped_by: StoppedBy | None = None
     error: str | None = None
     meter = _MeteredModel(model_factory())
+    try:
+        _bound_run_cost(meter, profile, prices=prices, per_run_usd=gauge.per_run_usd)
+    except BaseException:
+        meter.close()
+        raise
     try:
         for scenario in corpus.scenarios:
             timeline = scenario_timeline(scenario)
@@ -814,6 +837,29 @@ def run_live_benchmark(
     except (ArtifactExistsError, ArtifactWriteError) as exc:
         return result.model_copy(update={"error": str(exc)})
     return result.model_copy(update={"outcome": "passed", "evidence_path": str(output)})
+
+
+def _bound_run_cost(
+    meter: _MeteredModel,
+    profile: PolicyProfile,
+    *,
+    prices: PriceCatalog | None,
+    per_run_usd: float,
+) -> None:
+    """Refuse, before any request, a model whose worst-case run exceeds the per-run ceiling."""
+    catalog = prices if prices is not None else getattr(meter.inner, "prices", None)
+    if not isinstance(catalog, PriceCatalog):
+        raise UsageError(
+            f"no price catalog is known for model {meter.model_name!r}, so the cost of one "
+            "run cannot be bounded before it is spent; pass prices= to run_live_benchmark"
+        )
+    require_bounded_run_cost(
+        profile,
+        model=meter.model_name,
+        price=catalog.price(meter.model_name),
+        context_window_tokens=load_context_plan().context_window_tokens,
+        per_run_usd=per_run_usd,
+    )
 
 
 def _with_memory_ask(

@@ -1,14 +1,89 @@
-"""The live arm's hard cost ceiling, enforced before each run is admitted."""
+"""The live arm's hard cost ceiling, enforced before each run is admitted.
+
+The admission arithmetic (spent + USD 0.05 <= USD 4.00) holds only if no admitted run can spend
+more than USD 0.05, and the runtime checks a run's ``max_cost_usd`` only after a call has been
+paid for. So before any request the live arm also bounds one run statically
+(:func:`worst_case_run_cost_usd`): every step sending a full context window and receiving the
+full output reservation, at the catalog's price. A model and policy whose bound exceeds the
+per-run ceiling are refused (:class:`RunCostAboveCeilingError`). A model the catalog does not
+price is left to the zero-price abort (:data:`PRICING_UNAVAILABLE`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory_core.errors import MemoryCoreError
+from memory_core.errors import MemoryCoreError, UsageError
+from memory_core.runtime.policy_profile import PolicyProfile
+from memory_core.runtime.pricing import ModelPrice
 
 INVOCATION_CEILING_USD = 4.00
 PER_RUN_CEILING_USD = 0.05
 PRICING_UNAVAILABLE = "model pricing unavailable; ceiling unenforceable"
+
+
+TOKENS_PER_PRICE_UNIT = 1_000_000
+"""Catalog prices are USD per million tokens."""
+
+
+def worst_case_run_cost_usd(
+    profile: PolicyProfile, price: ModelPrice, *, context_window_tokens: int
+) -> float:
+    """The most one run can cost: ``max_steps`` calls, each sending the whole context window
+    and receiving the whole output reservation.
+
+    ``max_steps x (context_window_tokens x input + max_output_tokens x output)``, prices in
+    USD per million tokens.
+    """
+    per_call = (
+        context_window_tokens * price.input + profile.model.max_output_tokens * price.output
+    ) / TOKENS_PER_PRICE_UNIT
+    return profile.limits.max_steps * per_call
+
+
+class RunCostAboveCeilingError(UsageError):
+    """One run of this model under this policy could cost more than the per-run ceiling the
+    pre-admission check reserves, so the invocation ceiling could be crossed."""
+
+
+def require_bounded_run_cost(
+    profile: PolicyProfile,
+    *,
+    model: str,
+    price: ModelPrice | None,
+    context_window_tokens: int,
+    per_run_usd: float = PER_RUN_CEILING_USD,
+) -> float | None:
+    """Refuse a model and policy whose worst-case run exceeds the per-run ceiling.
+
+    Args:
+        profile: The runtime policy of every live run.
+        model: The model's name (for the message).
+        price: The model's catalog price; ``None`` when the catalog does not know it (the
+            zero-price abort then stops the arm after its first completed run).
+        context_window_tokens: The context plan's window.
+        per_run_usd: The per-run ceiling each admission reserves.
+
+    Returns:
+        The worst-case cost of one run, or ``None`` for an unpriced model.
+
+    Raises:
+        RunCostAboveCeilingError: The worst case exceeds ``per_run_usd``.
+    """
+    if price is None:
+        return None
+    worst = worst_case_run_cost_usd(profile, price, context_window_tokens=context_window_tokens)
+    if worst > per_run_usd + 1e-12:
+        raise RunCostAboveCeilingError(
+            f"model {model!r} at USD {price.input:g} input / {price.output:g} output per "
+            f"million tokens can spend USD {worst:.4f} in one run under policy "
+            f"{profile.name!r} ({profile.limits.max_steps} steps x ({context_window_tokens} "
+            f"context-window tokens in + {profile.model.max_output_tokens} max_output_tokens "
+            f"out)), above the live arm's per-run ceiling of USD {per_run_usd:.2f}; lower "
+            "limits.max_steps (--policy-profile) or model.max_output_tokens (--model-policy), "
+            "or choose a cheaper model"
+        )
+    return worst
 
 
 class PricingUnavailableError(MemoryCoreError):
