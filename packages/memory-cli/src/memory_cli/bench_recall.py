@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
+from memory_cli.app import print_error
 from memory_core.errors import StorageUnavailableError, UsageError
 
 UNAVAILABLE_EXIT = 1
@@ -64,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         text = _report_json(args)
     except StorageUnavailableError as exc:
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        print_error(exc)
         return UNAVAILABLE_EXIT
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
