@@ -20,6 +20,8 @@ from memory_bench.live.answers import token_bounded_match
 from memory_bench.live.arm import LiveBenchmarkResult, run_live_benchmark
 from memory_bench.live.evidence import LIVE_ARM_VERSION, ArmAnswer, LiveProbeRow, derive_counts
 from memory_core.clock import FixedClock
+from memory_core.formation.selection import ProviderFormationEvidence
+from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.runtime.model import Model
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
@@ -73,6 +75,11 @@ def passing_document() -> dict[str, Any]:
         "evaluated_at": datetime(2026, 11, 30, tzinfo=UTC).isoformat(),
         "cost_ceiling_usd": 4.0,
         "per_run_ceiling_usd": 0.05,
+        "provider_formation_policy_version": PROVIDER_FORMATION_POLICY,
+        "provider_formation_evidence_file": (
+            f"provider-formation.{PROVIDER_FORMATION_POLICY}.gpt-4o-mini.json"
+        ),
+        "provider_formation_evidence_sha256": "b" * 64,
         "total_cost_usd": 0.30,
         "corpus_probe_count": len(rows),
         "counts": counts.model_dump(),
@@ -96,6 +103,52 @@ bound of one run under the default live policy (4 steps of a 16,000-token window
 tokens out) is USD 0.040192, inside the USD 0.05 per-run ceiling."""
 LIVE_ENV = {"RUN_LIVE_MODEL_TESTS": "1"}
 BUILD_REF = "0123456789abcdef0123456789abcdef01234567"
+
+
+def provider_evidence(
+    model: str = LIVE_MODEL, *, provider: str = "openai-compatible"
+) -> ProviderFormationEvidence:
+    """Passing gate-20 evidence (18 of 21 positive cases fully supported) for ``model``."""
+    supported = tuple(f"fp-{n:03d}" for n in range(1, 19))
+    return ProviderFormationEvidence(
+        schema_version=1,
+        kind="provider_formation",
+        provider_policy_version=PROVIDER_FORMATION_POLICY,
+        provider=provider,
+        model=model,
+        case_file="memory-formation.v2.json",
+        case_file_sha256="c" * 64,
+        positive_cases=21,
+        fully_supported_positive=18,
+        minimum_fully_supported=17,
+        negative_cases=15,
+        negatives_formed=0,
+        supported_case_ids=supported,
+        unsupported_case_ids=("fp-019", "fp-020", "fp-021"),
+        requests=36,
+        malformed_replies=0,
+        hostile_replies=0,
+        model_errors=0,
+        created_at=datetime(2026, 11, 1, tzinfo=UTC),
+    )
+
+
+def write_provider_evidence(directory: Path, evidence: ProviderFormationEvidence) -> Path:
+    """Write ``evidence`` under its own file name in ``directory`` (created when missing)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / evidence.file_name
+    path.write_text(evidence.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def evidence_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An evidence directory holding valid provider formation evidence for :data:`LIVE_MODEL`
+    (gate 20's precondition of every live run)."""
+    directory = tmp_path_factory.mktemp("evidence")
+    write_provider_evidence(directory, provider_evidence())
+    return directory
+
 
 _MEMORY_LINE = re.compile(r"^\[m:[^\]]+\].*$", re.MULTILINE)
 
@@ -183,6 +236,7 @@ class LiveKit:
     digest: str
     server: ChatServer
     reader: Reader
+    evidence_dir: Path
     build_ref: str = BUILD_REF
     model_name: str = LIVE_MODEL
     prices: PriceCatalog = PRICES
@@ -228,6 +282,7 @@ class LiveKit:
             build_ref=kwargs.pop("build_ref", self.build_ref),
             model_factory=factory,
             environ=kwargs.pop("environ", self.env),
+            evidence_dir=kwargs.pop("evidence_dir", self.evidence_dir),
             clock=kwargs.pop("clock", FixedClock(datetime(2026, 11, 30, 12, 0, tzinfo=UTC))),
             **kwargs,
         )
@@ -244,21 +299,36 @@ class LiveKit:
         """The rendered belief lines in ``messages``."""
         return memory_lines(messages)
 
+    @staticmethod
+    def provider_evidence(model: str = LIVE_MODEL, **kw: Any) -> ProviderFormationEvidence:
+        """Passing provider formation evidence for ``model`` (see :func:`provider_evidence`)."""
+        return provider_evidence(model, **kw)
+
+    @staticmethod
+    def write_provider_evidence(directory: Path, evidence: ProviderFormationEvidence) -> Path:
+        """Write provider formation evidence under its own name in ``directory``."""
+        return write_provider_evidence(directory, evidence)
+
 
 @pytest.fixture
-def live(small_corpus: tuple[MemoryBenchmarkCorpus, str]) -> Iterator[LiveKit]:
+def live(small_corpus: tuple[MemoryBenchmarkCorpus, str], evidence_dir: Path) -> Iterator[LiveKit]:
     """The live arm over the small corpus against a :class:`Reader` server on 127.0.0.1
-    (replies enqueued on ``live.server`` are sent first, e.g. injected failures)."""
+    (replies enqueued on ``live.server`` are sent first, e.g. injected failures), with valid
+    provider formation evidence in ``live.evidence_dir``."""
     corpus, digest = small_corpus
     reader = Reader(corpus)
     with ChatServer(responder=reader) as server:
-        yield LiveKit(corpus=corpus, digest=digest, server=server, reader=reader)
+        yield LiveKit(
+            corpus=corpus, digest=digest, server=server, reader=reader, evidence_dir=evidence_dir
+        )
 
 
 @pytest.fixture
-def full_live() -> Iterator[LiveKit]:
+def full_live(evidence_dir: Path) -> Iterator[LiveKit]:
     """The live arm over the checked-in corpus v1 against a :class:`Reader` server."""
     corpus, digest = load_corpus(CORPUS_V1)
     reader = Reader(corpus)
     with ChatServer(responder=reader) as server:
-        yield LiveKit(corpus=corpus, digest=digest, server=server, reader=reader)
+        yield LiveKit(
+            corpus=corpus, digest=digest, server=server, reader=reader, evidence_dir=evidence_dir
+        )

@@ -17,6 +17,7 @@ from _support.chat_server import ChatServer, reply_error, reply_text
 from memory_bench.live.ceiling import PRICING_UNAVAILABLE
 from memory_bench.live.evidence import load_evidence
 from memory_cli.app import main
+from memory_core.formation.selection import EVIDENCE_DIR_ENV
 
 LiveKit = Any  # the ``full_live`` fixture (tests/memory_bench/live/conftest.py)
 
@@ -26,11 +27,13 @@ MODEL = "live-test-model"
 
 
 @pytest.fixture
-def environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The live switch on and no operator model configuration leaking in."""
+def environment(monkeypatch: pytest.MonkeyPatch, evidence_dir: Path) -> None:
+    """The live switch on, no operator model configuration leaking in, and valid provider
+    formation evidence for the test model in ``MEMORY_EVIDENCE_DIR``."""
     for name in ("MEMORY_MODEL", "MEMORY_MODEL_BASE_URL", "MEMORY_MODEL_PRICES", "OPENAI_MODEL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RUN_LIVE_MODEL_TESTS", "1")
+    monkeypatch.setenv(EVIDENCE_DIR_ENV, str(evidence_dir))
 
 
 @pytest.fixture
@@ -204,6 +207,29 @@ def test_an_unwritable_output_is_a_usage_error_before_any_request(
     assert document is None
     assert f"error: {output} cannot be written" in err
     assert chat_server.requests == []
+
+
+@pytest.mark.gate("gate.memory.provider_positive_coverage_v2")
+def test_without_provider_evidence_the_command_exits_one_before_any_request(
+    capsys: pytest.CaptureFixture[str],
+    environment: None,
+    prices: Path,
+    chat_server: ChatServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    empty = tmp_path / "no-evidence"
+    empty.mkdir()
+    monkeypatch.setenv(EVIDENCE_DIR_ENV, str(empty))
+    output = tmp_path / "evidence.json"
+
+    status, document, err = _live(capsys, chat_server, output, "--prices", str(prices))
+
+    assert status == 1
+    assert document["stopped_by"] == "provider_evidence"
+    assert "failed: provider_formation_evidence_current: no_evidence" in err
+    assert chat_server.requests == []
+    assert not output.exists()
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

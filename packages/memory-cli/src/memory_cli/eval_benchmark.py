@@ -32,7 +32,10 @@ prices from the shipped catalog with ``--prices`` or ``MEMORY_MODEL_PRICES`` ove
 the USD 4.00 pre-admission ceiling, and writes the evidence to ``--output`` only when every pass
 condition holds. A model whose worst-case run (every step a full context window in and the full
 output reservation out, at its catalog price) could cost more than the USD 0.05 per-run ceiling
-is refused (exit 2) before any request. An existing or unwritable ``--output`` is refused before
+is refused (exit 2) before any request. The first run is admitted only on valid provider
+formation evidence (gate 20) for the current provider policy and the model, looked up in
+``MEMORY_EVIDENCE_DIR`` or the nearest ``evidence/`` directory; without it the command exits 1
+having sent and written nothing. An existing or unwritable ``--output`` is refused before
 anything is spent. ``--policy-profile`` names the runtime policy (a shipped name or a YAML file;
 default: the deterministic arm's probe policy) and ``--model-policy`` a YAML file replacing its
 ``model`` section (e.g. ``max_output_tokens: 512`` for a small local context window). The result

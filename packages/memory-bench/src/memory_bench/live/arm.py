@@ -20,6 +20,14 @@ invocation with ``stopped_by="cost_ceiling"``. If the
 first completed run cost nothing the arm aborts with "model pricing unavailable; ceiling
 unenforceable" (``stopped_by="pricing_unavailable"``). Neither publishes anything.
 
+Gate 20 is the precondition of any live evidence: before the first run is admitted the evidence
+directory (``evidence_dir``, default :func:`~memory_core.formation.selection.default_evidence_dir`)
+must hold valid provider formation evidence for the current provider formation policy and this
+provider and model, exactly as startup selection's ``required`` mode checks it. Without it the
+arm stops with ``stopped_by="provider_evidence"`` and the failed condition
+:data:`PROVIDER_EVIDENCE_CONDITION`, having sent nothing and written nothing; with it, the
+evidence records that file's name and sha256.
+
 The retry-once rule: an arm whose run ended without an answer is asked once more, against a
 composition built the same way but freshly, unless the runtime itself decided the termination
 (``budget_exhausted``, ``step_exhausted``, ``context_overflow``, ``permanent_model_error``),
@@ -43,6 +51,7 @@ is spent if it exists, and a failing run writes nothing and returns its diagnost
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -94,7 +103,13 @@ from memory_core import bootstrap
 from memory_core.clock import Clock, SystemClock, require_aware
 from memory_core.errors import ConfigurationError, UsageError
 from memory_core.formation.extractor import DeterministicExtractor
-from memory_core.policy import RETRIEVAL_POLICY
+from memory_core.formation.selection import (
+    ProviderEvidenceRequiredError,
+    SelectionMode,
+    default_evidence_dir,
+    select_extractor,
+)
+from memory_core.policy import PROVIDER_FORMATION_POLICY, RETRIEVAL_POLICY
 from memory_core.runtime.context import load_context_plan
 from memory_core.runtime.model import Message, Model, ModelResponse, ToolSpec
 from memory_core.runtime.policy_profile import ModelPolicy, PolicyProfile, load_policy_profile
@@ -118,8 +133,11 @@ RUNTIME_DECIDED: frozenset[str] = frozenset(
 )
 """Terminations the runtime decided on rather than suffered: kept on the first attempt."""
 
+PROVIDER_EVIDENCE_CONDITION = "provider_formation_evidence_current"
+"""The failed condition a live run reports when gate 20's evidence is missing or invalid."""
+
 ArmName = Literal["with_memory", "without_memory"]
-StoppedBy = Literal["cost_ceiling", "pricing_unavailable"]
+StoppedBy = Literal["cost_ceiling", "pricing_unavailable", "provider_evidence"]
 Outcome = Literal["passed", "failed", "skipped"]
 
 ModelFactory = Callable[[], Model]
@@ -282,6 +300,9 @@ class LiveBenchmarkResult(BaseModel):
     compiled_policy_version: str | None = None
     formation_policy_version: str | None = None
     retrieval_policy_version: str | None = None
+    provider_formation_policy_version: str | None = None
+    provider_formation_evidence_file: str | None = None
+    provider_formation_evidence_sha256: str | None = None
     cost_ceiling_usd: float | None = None
     per_run_ceiling_usd: float | None = None
     total_cost_usd: float = 0.0
@@ -666,6 +687,7 @@ def run_live_benchmark(
     clock: Clock | None = None,
     ceiling: CostCeiling | None = None,
     prices: PriceCatalog | None = None,
+    evidence_dir: Path | None = None,
 ) -> LiveBenchmarkResult:
     """Run the live arm over ``corpus`` and publish evidence to ``output`` if it passes.
 
@@ -683,10 +705,13 @@ def run_live_benchmark(
         ceiling: The cost ceiling (default: USD 4.00 per invocation, USD 0.05 per run).
         prices: The catalog the model's calls are priced from, for the static per-run bound
             (default: the model's own ``prices``, as ``OpenAICompatibleModel`` exposes them).
+        evidence_dir: Where gate 20's provider formation evidence is looked up (default:
+            ``default_evidence_dir()``, i.e. ``MEMORY_EVIDENCE_DIR`` or ``evidence/``).
 
     Returns:
         The result document: ``skipped`` (nothing built, nothing sent), ``failed`` (nothing
-        written; diagnostics, ``stopped_by`` when the ceiling or the pricing guard stopped it)
+        written; diagnostics, ``stopped_by`` when the ceiling, the pricing guard or missing
+        provider formation evidence stopped it)
         or ``passed`` (the evidence was written to ``output``).
 
     Raises:
@@ -722,11 +747,42 @@ def run_live_benchmark(
     stopped_by: StoppedBy | None = None
     error: str | None = None
     meter = _MeteredModel(model_factory())
+    header: dict[str, object] = {
+        "corpus_digest": digest,
+        "build_ref": build_ref,
+        "provider": meter.provider,
+        "model": meter.model_name,
+        "policy_profile": profile.name,
+        "compiled_policy_version": profile.compiled_version,
+        "formation_policy_version": extractor.policy_version,
+        "retrieval_policy_version": RETRIEVAL_POLICY,
+        "provider_formation_policy_version": PROVIDER_FORMATION_POLICY,
+        "cost_ceiling_usd": gauge.ceiling_usd,
+        "per_run_ceiling_usd": gauge.per_run_usd,
+    }
     try:
         _bound_run_cost(meter, profile, prices=prices, per_run_usd=gauge.per_run_usd)
+        vouched = _provider_evidence(meter, evidence_dir)
     except BaseException:
         meter.close()
         raise
+    if isinstance(vouched, ProviderEvidenceRequiredError):
+        meter.close()
+        return LiveBenchmarkResult.model_validate(
+            {
+                **header,
+                "outcome": "failed",
+                "stopped_by": "provider_evidence",
+                "error": str(vouched),
+                "failed_conditions": [
+                    f"{PROVIDER_EVIDENCE_CONDITION}: {vouched.audit.reason.value} "
+                    f"(gate 20 precedes any live evidence)"
+                ],
+            }
+        )
+    evidence_file, evidence_sha256 = vouched
+    header["provider_formation_evidence_file"] = evidence_file
+    header["provider_formation_evidence_sha256"] = evidence_sha256
     try:
         for scenario in corpus.scenarios:
             timeline = scenario_timeline(scenario)
@@ -783,27 +839,22 @@ def run_live_benchmark(
     )
     if stopped_by is not None:
         problems.insert(0, f"stopped_by {stopped_by}: the corpus was not completed")
-    result = LiveBenchmarkResult(
-        outcome="failed",
-        stopped_by=stopped_by,
-        error=error,
-        corpus_digest=digest,
-        build_ref=build_ref,
-        provider=provider,
-        model=model_name,
-        policy_profile=profile.name,
-        compiled_policy_version=profile.compiled_version,
-        formation_policy_version=extractor.policy_version,
-        retrieval_policy_version=RETRIEVAL_POLICY,
-        cost_ceiling_usd=gauge.ceiling_usd,
-        per_run_ceiling_usd=gauge.per_run_usd,
-        total_cost_usd=gauge.spent_usd,
-        runs_admitted=gauge.runs_admitted,
-        counts=counts,
-        thresholds=LiveThresholds.of(counts),
-        failed_conditions=problems,
-        incomplete=list(ledger.incomplete),
-        rows=rows,
+    result = LiveBenchmarkResult.model_validate(
+        {
+            **header,
+            "outcome": "failed",
+            "stopped_by": stopped_by,
+            "error": error,
+            "provider": provider,
+            "model": model_name,
+            "total_cost_usd": gauge.spent_usd,
+            "runs_admitted": gauge.runs_admitted,
+            "counts": counts,
+            "thresholds": LiveThresholds.of(counts),
+            "failed_conditions": problems,
+            "incomplete": list(ledger.incomplete),
+            "rows": rows,
+        }
     )
     if problems:
         return result
@@ -818,6 +869,9 @@ def run_live_benchmark(
             compiled_policy_version=profile.compiled_version,
             formation_policy_version=extractor.policy_version,
             retrieval_policy_version=RETRIEVAL_POLICY,
+            provider_formation_policy_version=PROVIDER_FORMATION_POLICY,
+            provider_formation_evidence_file=evidence_file,
+            provider_formation_evidence_sha256=evidence_sha256,
             run_providers=sorted(ledger.providers),
             run_models=sorted(ledger.models),
             run_compiled_policy_versions=sorted(ledger.policy_versions),
@@ -837,6 +891,28 @@ def run_live_benchmark(
     except (ArtifactExistsError, ArtifactWriteError) as exc:
         return result.model_copy(update={"error": str(exc)})
     return result.model_copy(update={"outcome": "passed", "evidence_path": str(output)})
+
+
+def _provider_evidence(
+    meter: _MeteredModel, evidence_dir: Path | None
+) -> tuple[str, str] | ProviderEvidenceRequiredError:
+    """Gate 20's precondition: the name and sha256 of the valid, current provider formation
+    evidence for this provider and model, or why there is none (nothing is sent either way)."""
+    directory = evidence_dir if evidence_dir is not None else default_evidence_dir()
+    try:
+        selection = select_extractor(
+            SelectionMode.REQUIRED,
+            model=meter,
+            evidence_dir=directory,
+            provider_policy_version=PROVIDER_FORMATION_POLICY,
+        )
+    except ProviderEvidenceRequiredError as exc:
+        return exc
+    name = selection.audit.evidence_file
+    if name is None:  # required mode names the file it accepted
+        raise UsageError("provider formation evidence was accepted without a file name")
+    digest = hashlib.sha256((directory / name).read_bytes()).hexdigest()
+    return name, digest
 
 
 def _bound_run_cost(

@@ -14,7 +14,9 @@ What the validator re-derives rather than trusts:
 * the rows themselves: one per (scenario, probe), as many as the corpus has probes;
 * the ceilings (exactly the live arm's USD 4.00 and USD 0.05), a positive total cost that
   covers the rows, the live arm's version, and a ``failure_classes`` histogram that accounts
-  for every incomplete run.
+  for every incomplete run;
+* gate 20's precondition: the provider formation evidence file it names is evidence for the
+  provider formation policy version it records.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from memory_bench.live.ceiling import INVOCATION_CEILING_USD, PER_RUN_CEILING_US
 from memory_core.errors import UsageError
 
 EVIDENCE_SCHEMA_VERSION: Literal[2] = 2
-"""Version 2 records the corpus's probe count beside the rows."""
+"""Version 2 records the corpus's probe count beside the rows, and the provider formation
+evidence (gate 20) the run was admitted on: its policy version, file name and sha256."""
 
 LIVE_ARM_VERSION = "memory-benchmark-live@1"
 """Version of the live arm's procedure (two arms, retry-once, scoring, thresholds); the only
@@ -260,6 +263,9 @@ class MemoryBenchmarkEvidence(_Frozen):
     compiled_policy_version: str = Field(min_length=1)
     formation_policy_version: str = Field(min_length=1)
     retrieval_policy_version: str = Field(min_length=1)
+    provider_formation_policy_version: str = Field(pattern=r"^formation@\d+$")
+    provider_formation_evidence_file: str = Field(pattern=r"^provider-formation\.[^/\\]+\.json$")
+    provider_formation_evidence_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     run_providers: list[str]
     run_models: list[str]
     run_compiled_policy_versions: list[str]
@@ -288,6 +294,12 @@ class MemoryBenchmarkEvidence(_Frozen):
             problems.append(
                 f"per_run_ceiling_usd {self.per_run_ceiling_usd} is not the live arm's per-run "
                 f"ceiling {PER_RUN_CEILING_USD}"
+            )
+        version_prefix = f"provider-formation.{self.provider_formation_policy_version}."
+        if not self.provider_formation_evidence_file.startswith(version_prefix):
+            problems.append(
+                f"provider_formation_evidence_file {self.provider_formation_evidence_file!r} is "
+                f"not evidence for {self.provider_formation_policy_version}"
             )
         if self.total_cost_usd <= 0:
             problems.append("total_cost_usd is not positive: the ceiling was not enforced")
