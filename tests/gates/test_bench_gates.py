@@ -25,7 +25,10 @@ from memory_bench.corpus import (
 from memory_bench.driver import (
     EVAL_PRINCIPAL,
     IN_TURN_MOMENTS,
+    prepare_scenario,
+    read_run_recall,
     run_deterministic_benchmark,
+    run_probe,
     run_scenario,
 )
 from memory_bench.metrics import DeterministicRun
@@ -33,6 +36,10 @@ from memory_bench.scoring import contains_protected, matches_label, renders_forb
 from memory_core import InMemoryStorage, RecallTrace, Storage
 from memory_core.domain import BeliefStatus
 from memory_core.runtime.events import CONTEXT_PLANNED, MEMORY_RECALLED, RUN_STARTED
+from memory_core.runtime.model import ToolCall
+from memory_core.runtime.policy_profile import RunLimits, load_policy_profile
+from memory_core.runtime.scripted import FakeModelScript, ScriptedModel, ScriptedTurn
+from memory_core.runtime.tools import RECALL_EPISODES_TOOL
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus" / "memory-benchmark.v1.json"
@@ -117,6 +124,41 @@ def test_two_runs_are_identical_and_each_probe_has_one_prefix(kept: KeptRun) -> 
     assert kept.run.metrics.max_distinct_prefixes_per_probe == 1
     offenders = [row.key for row in kept.run.probes if row.counts.distinct_prefixes > 1]
     assert offenders == []
+
+
+@pytest.mark.gate("gate.memory.bench_reproducible")
+def test_a_probe_run_of_several_model_calls_keeps_one_prefix(kept: KeptRun) -> None:
+    # Every deterministic probe makes exactly one model call, so "at most one distinct prefix
+    # per probe" could not fail there. Here one probe run calls a tool and then answers: two
+    # model calls in one run, and the cached prefix must be the same for both.
+    scenario = kept.corpus.scenarios[0]
+    probe = scenario.probes[0]
+    script = FakeModelScript(
+        turns=[
+            ScriptedTurn(
+                tool_calls=(
+                    ToolCall(id="call-1", name=RECALL_EPISODES_TOOL, arguments={"query": "move"}),
+                )
+            ),
+            ScriptedTurn(text="Noted."),
+        ],
+        on_exhausted="error",
+    )
+    profile = load_policy_profile("default").with_overrides(
+        limits=RunLimits(max_steps=4, max_tokens=32_000, max_cost_usd=0.05),
+        enabled_tools=[RECALL_EPISODES_TOOL],
+    )
+    prepared = prepare_scenario(scenario, model=ScriptedModel(script), policy_profile=profile)
+    try:
+        outcome = run_probe(prepared, probe)
+        recall = read_run_recall(prepared.composition, outcome.run, outcome.run.session_id)
+    finally:
+        prepared.composition.close()
+
+    assert outcome.run.completed and outcome.run.final_message == "Noted."
+    assert len(recall.prefix_digests) == 2  # more than one model call in the run
+    assert len(set(recall.prefix_digests)) == 1
+    assert outcome.metrics.counts.distinct_prefixes == 1
 
 
 @pytest.mark.gate("gate.memory.bench_reproducible")
