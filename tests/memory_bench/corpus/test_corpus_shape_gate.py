@@ -108,6 +108,19 @@ def _break_unique_probe_ids(d: CorpusData) -> None:
     _probe(d, A, "p06")["id"] = "p05"
 
 
+def _break_unique_needed(d: CorpusData) -> None:
+    # The category rule reads the distinct labels, so only the uniqueness rule sees this.
+    _probe(d, A, "p02")["needed"] = ["wife_morgan", "home_portland", "wife_morgan"]
+
+
+def _break_unique_forbidden(d: CorpusData) -> None:
+    # The same statement twice, differing only in case and trailing punctuation.
+    _probe(d, A, "p04")["forbidden_statements"] = [
+        "User lives in Seattle.",
+        "user lives in seattle",
+    ]
+
+
 def _break_belief_session(d: CorpusData) -> None:
     _belief(d, B, "decision_kafka")["session"] = "s09"
 
@@ -163,6 +176,8 @@ RULE_BREAKERS: dict[CorpusRule, Callable[[CorpusData], None]] = {
     CorpusRule.SCENARIO_UNIQUE_SESSION_IDS: _break_unique_session_ids,
     CorpusRule.SCENARIO_UNIQUE_LABELS: _break_unique_labels,
     CorpusRule.SCENARIO_UNIQUE_PROBE_IDS: _break_unique_probe_ids,
+    CorpusRule.SCENARIO_UNIQUE_NEEDED: _break_unique_needed,
+    CorpusRule.SCENARIO_UNIQUE_FORBIDDEN: _break_unique_forbidden,
     CorpusRule.SCENARIO_BELIEF_SESSION_RESOLVES: _break_belief_session,
     CorpusRule.SCENARIO_SUPERSEDES_RESOLVES: _break_supersedes_resolves,
     CorpusRule.SCENARIO_NEEDED_RESOLVES: _break_needed_resolves,
@@ -188,6 +203,8 @@ RULE_LOCATIONS: dict[CorpusRule, tuple[int | None, str | None]] = {
     CorpusRule.SCENARIO_UNIQUE_SESSION_IDS: (A, None),
     CorpusRule.SCENARIO_UNIQUE_LABELS: (A, None),
     CorpusRule.SCENARIO_UNIQUE_PROBE_IDS: (A, None),
+    CorpusRule.SCENARIO_UNIQUE_NEEDED: (A, "p02"),
+    CorpusRule.SCENARIO_UNIQUE_FORBIDDEN: (A, "p04"),
     CorpusRule.SCENARIO_BELIEF_SESSION_RESOLVES: (B, None),
     CorpusRule.SCENARIO_SUPERSEDES_RESOLVES: (A, None),
     CorpusRule.SCENARIO_NEEDED_RESOLVES: (A, "p01"),

@@ -121,6 +121,21 @@ def scenario_violations(scenario: BenchmarkScenario) -> tuple[CorpusViolation, .
     timeline = scenario_timeline(scenario)
     turn_counts = {session.id: len(session.turns) for session in scenario.sessions}
     for probe in scenario.probes:
+        # Each needed label and each forbidden statement counts once in a probe's arithmetic
+        # (needed_total, needed_recalled, forbidden renders), so a repeat would double it.
+        for duplicate in _duplicates(probe.needed):
+            add(
+                CorpusRule.SCENARIO_UNIQUE_NEEDED,
+                f"needed label {duplicate!r} is listed more than once; list each label once",
+                probe.id,
+            )
+        for duplicate in _duplicates(normalize_text(text) for text in probe.forbidden_statements):
+            add(
+                CorpusRule.SCENARIO_UNIQUE_FORBIDDEN,
+                f"forbidden statement {duplicate!r} is listed more than once (compared "
+                "normalized); list each statement once",
+                probe.id,
+            )
         for label in probe.needed:
             if label not in labels:
                 add(

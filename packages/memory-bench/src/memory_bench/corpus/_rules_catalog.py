@@ -25,10 +25,13 @@ class CorpusRule(StrEnum):
     CATEGORY_PREFERENCE = "category.preference"
     CATEGORY_TRANSFER = "category.transfer"
     CATEGORY_ABSTENTION = "category.abstention"
-    # Scenario validators: identifiers are unique and every reference resolves.
+    # Scenario validators: identifiers are unique, a probe lists each needed label and each
+    # forbidden statement once, and every reference resolves.
     SCENARIO_UNIQUE_SESSION_IDS = "scenario.unique_session_ids"
     SCENARIO_UNIQUE_LABELS = "scenario.unique_labels"
     SCENARIO_UNIQUE_PROBE_IDS = "scenario.unique_probe_ids"
+    SCENARIO_UNIQUE_NEEDED = "scenario.unique_needed"
+    SCENARIO_UNIQUE_FORBIDDEN = "scenario.unique_forbidden_statements"
     SCENARIO_BELIEF_SESSION_RESOLVES = "scenario.belief_session_resolves"
     SCENARIO_SUPERSEDES_RESOLVES = "scenario.supersedes_resolves"
     SCENARIO_NEEDED_RESOLVES = "scenario.needed_resolves"
