@@ -18,10 +18,13 @@ from memory_core import (
     Storage,
     SystemClock,
     bootstrap,
+    short_id,
 )
 from memory_core.bootstrap import DEFAULT_PRINCIPAL, build
 from memory_core.errors import (
     ConfigurationError,
+    ConflictError,
+    DuplicateIdError,
     NotFoundError,
     StorageUnavailableError,
     UsageError,
@@ -256,3 +259,44 @@ def test_a_build_failing_after_opening_its_backend_closes_it(
     with pytest.raises(RuntimeError, match="wiring failed"):
         build(storage=passed_in)
     assert not passed_in.closed  # a Storage the caller passed stays the caller's to close
+
+
+def test_sequential_compositions_sharing_a_storage_need_their_own_id_namespaces() -> None:
+    shared = InMemoryStorage()
+    alice, bob = Principal("t", "alice"), Principal("t", "bob")
+    first = build(storage=shared, principal=alice, fixed_clock_at=T0, sequential_ids=True)
+    same = build(storage=shared, principal=bob, fixed_clock_at=T0, sequential_ids=True)
+    first_session = first.sessions.create()
+    assert first_session.id == "9e3779b1-b8de-fbc8-318e-7f7c6bb3ac7a"  # the default never moves
+    with pytest.raises(ConflictError, match="already exists"):
+        same.sessions.create()
+    other = build(
+        storage=shared,
+        principal=bob,
+        fixed_clock_at=T0,
+        sequential_ids=True,
+        id_namespace="bob-worker",
+    )
+    other_session = other.sessions.create()
+    assert short_id(other_session.id) != short_id(first_session.id)
+    assert other.sessions.get(other_session.id).is_open
+    with pytest.raises(UsageError, match="sequential_ids=True"):
+        build(id_namespace="bob-worker")
+
+
+def test_a_namespace_shifts_short_ids_and_keeps_them_distinct() -> None:
+    default, named = SequentialIdFactory(), SequentialIdFactory("bob-worker")
+    default_shorts = [short_id(default.new_id()) for _ in range(50_000)]
+    named_shorts = [short_id(named.new_id()) for _ in range(50_000)]
+    assert len(set(named_shorts)) == len(named_shorts)
+    assert not set(default_shorts) & set(named_shorts)
+    assert SequentialIdFactory("memory").new_id() == SequentialIdFactory().new_id()
+    with pytest.raises(UsageError, match="non-empty"):
+        SequentialIdFactory("")
+
+
+def test_a_duplicate_id_error_names_the_record_and_the_shared_store_cause() -> None:
+    error = DuplicateIdError("trace", "3c6ef362-c097-99f4-ab9d-6697ff3ec3ef")
+    assert isinstance(error, ConflictError)
+    assert str(error).startswith("trace 3c6ef362-c097-99f4-ab9d-6697ff3ec3ef already exists; ")
+    assert "sequential_ids=True" in str(error) and "id_namespace" in str(error)

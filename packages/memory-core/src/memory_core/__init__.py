@@ -28,13 +28,20 @@ from memory_core.domain import (
 from memory_core.errors import (
     ConfigurationError,
     ConflictError,
+    DuplicateIdError,
     MemoryCoreError,
     NotFoundError,
     RunError,
     StorageUnavailableError,
     UsageError,
 )
-from memory_core.ids import IdFactory, RandomIdFactory, SequentialIdFactory, short_id
+from memory_core.ids import (
+    DEFAULT_ID_NAMESPACE,
+    IdFactory,
+    RandomIdFactory,
+    SequentialIdFactory,
+    short_id,
+)
 from memory_core.maintenance import MaintenanceReport, MaintenanceWorker
 from memory_core.ports import (
     EventLog,
@@ -49,6 +56,7 @@ from memory_core.stores import InMemoryStorage
 from memory_core.tokenizer import tokenize
 
 __all__ = [
+    "DEFAULT_ID_NAMESPACE",
     "Authority",
     "Belief",
     "BeliefStatus",
@@ -57,6 +65,7 @@ __all__ = [
     "Composition",
     "ConfigurationError",
     "ConflictError",
+    "DuplicateIdError",
     "Event",
     "EventLog",
     "FixedClock",

@@ -47,7 +47,7 @@ from memory_core.formation.selection import (
     select_extractor,
     selection_mode_from_env,
 )
-from memory_core.ids import IdFactory, RandomIdFactory, SequentialIdFactory
+from memory_core.ids import DEFAULT_ID_NAMESPACE, IdFactory, RandomIdFactory, SequentialIdFactory
 from memory_core.maintenance import MaintenanceWorker
 from memory_core.ports import EventLog, Storage
 from memory_core.profiles import MemoryProfiles, load_profiles
@@ -339,6 +339,7 @@ def build(
     evidence_dir: Path | str | None = None,
     completion_hooks: Sequence[CompletionHook] = (),
     timer: Callable[[], float] | None = None,
+    id_namespace: str = DEFAULT_ID_NAMESPACE,
 ) -> Composition:
     """Build a composition: the one entry point for the bench, the CLI and downstream agents.
 
@@ -354,6 +355,9 @@ def build(
         principal: The default principal of every call that names none.
         fixed_clock_at: Run on a ``FixedClock`` starting here (timezone-aware).
         sequential_ids: Use ``SequentialIdFactory`` instead of random UUIDs.
+        id_namespace: The sequential ids' namespace (default ``"memory"``, the benchmark's).
+            Two sequential-id compositions writing to one storage need different namespaces,
+            or they draw the same ids and the second one's writes conflict.
         profile_overlay: A memory-profile overlay (YAML path or mapping) over the shipped one.
         limits: Run limits replacing the policy profile's.
         enabled_tools: Tools replacing the policy profile's (``memory.remember``,
@@ -376,7 +380,8 @@ def build(
 
     Raises:
         UsageError: conflicting or invalid arguments (both script and model, a naive
-            ``fixed_clock_at``, an unknown tool or profile key).
+            ``fixed_clock_at``, an unknown tool or profile key, an ``id_namespace`` without
+            ``sequential_ids=True``).
         ConfigurationError: the model's price is unknown, so a finite ``max_cost_usd`` could
             not be enforced (price it in a ``MEMORY_MODEL_PRICES`` file, or lift the limit).
         StorageUnavailableError: the named storage backend is not installed.
@@ -389,7 +394,12 @@ def build(
         if fixed_clock_at is not None
         else SystemClock()
     )
-    ids: IdFactory = SequentialIdFactory() if sequential_ids else RandomIdFactory()
+    if not sequential_ids and id_namespace != DEFAULT_ID_NAMESPACE:
+        raise UsageError(
+            "id_namespace applies to sequential ids; pass sequential_ids=True with it (random "
+            "ids never collide and take no namespace)"
+        )
+    ids: IdFactory = SequentialIdFactory(id_namespace) if sequential_ids else RandomIdFactory()
     who = principal or DEFAULT_PRINCIPAL
     profiles = load_profiles(profile_overlay)
     plan = load_context_plan(context_plan_overlay)

@@ -7,6 +7,7 @@ Hierarchy::
     │   └── ConfigurationError      a profile document or overlay is invalid
     ├── NotFoundError               a record the caller named does not exist for that principal
     ├── ConflictError               a write would break a store invariant (duplicate id, ...)
+    │   └── DuplicateIdError        a record's id is already stored
     ├── StorageUnavailableError     a storage backend cannot be reached or is not installed
     └── RunError                    an agent run ended in a typed terminal status
 
@@ -35,6 +36,27 @@ class NotFoundError(MemoryCoreError, LookupError):
 
 class ConflictError(MemoryCoreError):
     """A write would violate a store invariant, such as inserting an id that already exists."""
+
+
+DUPLICATE_ID_HINT = (
+    "if two compositions built with sequential_ids=True share this store, they draw the same "
+    "ids: give each its own bootstrap.build(id_namespace=...)"
+)
+"""What a duplicate id usually means outside a bug: two sequential-id compositions, one store."""
+
+
+class DuplicateIdError(ConflictError):
+    """A record's id is already stored; the message names the record and the usual cause.
+
+    Args:
+        kind: What was being stored (``event``, ``session``, ``belief``, ``trace``).
+        identifier: The id that is already taken.
+    """
+
+    def __init__(self, kind: str, identifier: str) -> None:
+        super().__init__(f"{kind} {identifier} already exists; {DUPLICATE_ID_HINT}")
+        self.kind = kind
+        self.identifier = identifier
 
 
 class StorageUnavailableError(MemoryCoreError):
