@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memory_bench.live.answers import is_abstention
 from memory_bench_external import (
     AnswerScore,
     ExternalEvidence,
@@ -191,9 +192,13 @@ def test_live_answers_score_by_token_f1_or_the_abstain_phrase() -> None:
         f1=0.0, abstained=True, correct=False
     )
     abstention = _probe(abstention=True, category="abstention", answer="")
-    assert score_answer(abstention, "i dont know", abstain_phrase=phrase) == AnswerScore(
+    assert score_answer(abstention, "i DON'T   know", abstain_phrase=phrase) == AnswerScore(
         f1=None, abstained=True, correct=True
     )
+    # The live arm's rule exactly: an ellipsis ends the phrase as well as a full stop does,
+    # and F1's punctuation stripping does not make another sentence the phrase.
+    assert score_answer(abstention, "I don't know\u2026", abstain_phrase=phrase).abstained
+    assert not score_answer(abstention, "i dont know", abstain_phrase=phrase).abstained
     assert not score_answer(abstention, "Tallinn", abstain_phrase=phrase).correct
     multi = _probe(answer="greyhound, ceramics teacher", f1_mode="multi_answer")
     assert score_answer(multi, "ceramics teacher, greyhound", abstain_phrase=phrase).correct
@@ -207,3 +212,22 @@ def test_excluded_probe_cannot_be_scored() -> None:
     excluded = _probe(exclusion=ProbeExclusion.EVIDENCE_OUTSIDE_PRINCIPAL)
     with pytest.raises(UsageError, match="excluded"):
         score_probe(excluded, [], tokens=0)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I do not have that information\u2026",
+        "I do not have that information.",
+        "  i do NOT have that information!",
+        "I do not have that information, sorry",
+        "I don't have that information.",
+        "Tallinn",
+    ],
+)
+def test_abstention_is_decided_exactly_as_the_live_arm_decides_it(reply: str) -> None:
+    phrase = "I do not have that information."
+    abstention = _probe(abstention=True, category="abstention", answer="")
+    assert score_answer(abstention, reply, abstain_phrase=phrase).abstained is is_abstention(
+        reply, phrase
+    )

@@ -4,20 +4,41 @@ from __future__ import annotations
 
 import pytest
 
-from memory_bench.live.answers import (
-    minimum_supported_case_count,
-    normalize_answer,
-    score_answer,
-    token_bounded_match,
-)
+from memory_bench.formation_eval import normalize_text
+from memory_bench.live.answers import is_abstention, score_answer, token_bounded_match
+from memory_bench.live.evidence import LiveCounts
+from memory_core.formation.selection import minimum_fully_supported
 
 ABSTAIN = "I do not have that information."
 
 
-def test_normalize() -> None:
-    assert normalize_answer("  I do NOT   have that information!  ") == (
-        "i do not have that information"
-    )
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "  I do NOT   have that information!  ",
+        "I do not have that information\u2026",  # an ellipsis, as models like to end
+        "I do not have that information...",
+        "i do not have that information",
+    ],
+)
+def test_the_abstain_phrase_is_matched_in_the_benchmark_normal_form(reply: str) -> None:
+    assert normalize_text(reply) == normalize_text(ABSTAIN) == "i do not have that information"
+    assert is_abstention(reply, ABSTAIN)
+    assert score_answer(reply, kind="abstain", values=[], abstain_phrase=ABSTAIN).correct
+
+
+@pytest.mark.parametrize(
+    ("reply", "phrase"),
+    [
+        (None, ABSTAIN),
+        ("", ABSTAIN),
+        ("I do not have that information, sorry.", ABSTAIN),
+        ("I don't have that information.", ABSTAIN),
+        ("?", " ? "),  # a phrase that normalizes to nothing never matches
+    ],
+)
+def test_anything_else_is_not_an_abstention(reply: str | None, phrase: str) -> None:
+    assert not is_abstention(reply, phrase)
 
 
 @pytest.mark.parametrize(
@@ -87,5 +108,11 @@ def test_protected_fragment_anywhere_leaks() -> None:
 
 
 @pytest.mark.parametrize(("n", "floor"), [(0, 0), (1, 1), (5, 4), (20, 16), (21, 17), (64, 52)])
-def test_eighty_per_cent_floor(n: int, floor: int) -> None:
-    assert minimum_supported_case_count(n) == floor
+def test_the_live_floors_are_the_core_eighty_per_cent_floor(n: int, floor: int) -> None:
+    assert minimum_fully_supported(n) == floor
+    zero = dict.fromkeys(LiveCounts.model_fields, 0)
+    counts = LiveCounts.model_validate(
+        {**zero, "failure_classes": {}, "probe_count": 2 * n, "abstain_expected": n}
+        | {"recoverable_probe_count": n}
+    )
+    assert counts.minimum_recoverable_correct == counts.minimum_abstain_correct == floor

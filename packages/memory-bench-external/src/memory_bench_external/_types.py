@@ -27,22 +27,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Literal
 
+from memory_bench.corpus import ProbeCategory
 from memory_core.domain import BeliefType
 
 DatasetName = Literal["longmemeval", "locomo", "halumem"]
 """The three supported public datasets."""
-
-ProbeCategory = Literal[
-    "single_hop",
-    "multi_hop",
-    "temporal",
-    "update",
-    "correction",
-    "preference",
-    "transfer",
-    "abstention",
-]
-"""The benchmark's probe categories (the same eight the corpus schema declares)."""
 
 F1Mode = Literal["token", "multi_answer", "first_alternative"]
 """How a live answer is scored against the gold answer with token F1.

@@ -5,8 +5,9 @@ lowercase, drop commas and ASCII punctuation, drop the articles ``a``/``an``/``t
 word ``and``, collapse whitespace, Porter-stem each token, then F1 over the token multisets.
 LoCoMo category 1 averages, over the comma-separated gold sub-answers, the best F1 of any
 comma-separated part of the answer; category 3 scores against the gold text before its first
-``;``. An answer counts as correct at F1 >= 0.5. Abstention probes are not scored by F1: the
-live arm scores them by its abstain phrase.
+``;``. An answer counts as correct at F1 >= 0.5. Abstention probes are not scored by F1: an
+answer abstains exactly as the live arm's does (:func:`memory_bench.live.answers.is_abstention`,
+the benchmark's one normalization), never by this module's F1 normalization.
 
 Evidence-provenance recall@k is the fraction of probes for which some item among the first
 ``k`` returned was formed from (or is) an evidence turn: a returned item carries the turn and
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from memory_bench.live.answers import is_abstention
 from memory_bench_external._porter import stem
 from memory_bench_external._types import ExternalEvidence, ExternalProbe, F1Mode
 from memory_core.errors import UsageError
@@ -38,7 +40,8 @@ _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 
 
 def normalize_answer(text: str) -> str:
-    """LoCoMo's answer normalization (SQuAD's, plus commas and ``and`` removed)."""
+    """LoCoMo's answer normalization (SQuAD's, plus commas and ``and`` removed), for token F1
+    only; abstention is decided by :func:`memory_bench.live.answers.is_abstention`."""
     lowered = text.replace(",", "").lower()
     unpunctuated = "".join(char for char in lowered if char not in _PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", unpunctuated).split())
@@ -127,8 +130,7 @@ def score_answer(probe: ExternalProbe, answer: str, *, abstain_phrase: str) -> A
     """
     if not probe.scored:
         raise UsageError(f"probe {probe.probe_id} is excluded ({probe.exclusion}); do not score it")
-    phrase = normalize_answer(abstain_phrase)
-    abstained = bool(phrase) and normalize_answer(answer) == phrase
+    abstained = is_abstention(answer, abstain_phrase)
     if probe.abstention:
         return AnswerScore(f1=None, abstained=abstained, correct=abstained)
     f1 = 0.0 if abstained else probe_f1(probe, answer)

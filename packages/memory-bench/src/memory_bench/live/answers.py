@@ -1,6 +1,9 @@
 """Mechanical answer scoring for the live arm: no judge, no partial credit.
 
-* An answer *abstained* when its normalized text equals the normalized abstain phrase.
+* An answer *abstained* when its normalized text equals the normalized abstain phrase
+  (:func:`is_abstention`, the one abstention rule the external datasets' scoring shares; the
+  normalization is the benchmark's matching form,
+  :func:`memory_bench.formation_eval.normalize_text`).
 * ``exact``/``alternatives``: correct when the stripped answer is a single line, some gold value
   matches token-bounded in the normalized answer, and the answer did not abstain.
 * ``all_of``: the same, with every gold value matching.
@@ -15,15 +18,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from memory_bench.formation_eval import normalize_text
+
 AnswerKind = Literal["exact", "alternatives", "all_of", "abstain"]
 
 _WORD = re.compile(r"[^\W_]+")
-_TRAILING = re.compile(r"[\s.!?,;:]+$")
 
 
-def normalize_answer(text: str) -> str:
-    """Case-fold, collapse whitespace and strip trailing sentence punctuation."""
-    return _TRAILING.sub("", " ".join(text.casefold().split()))
+def is_abstention(answer: str | None, abstain_phrase: str) -> bool:
+    """True when ``answer`` is the abstain phrase once both are normalized (case-folded,
+    whitespace collapsed, trailing sentence punctuation, an ellipsis included, stripped).
+
+    No answer, and a phrase that normalizes to nothing, never abstain.
+    """
+    if not answer:
+        return False
+    phrase = normalize_text(abstain_phrase)
+    return bool(phrase) and normalize_text(answer) == phrase
 
 
 def _words(text: str) -> list[str]:
@@ -59,20 +70,14 @@ def score_answer(
 ) -> AnswerScore:
     """Score one answer against its gold values (``answer`` ``None`` means no answer)."""
     text = answer or ""
-    abstained = bool(text) and normalize_answer(text) == normalize_answer(abstain_phrase)
+    abstained = is_abstention(answer, abstain_phrase)
     lowered = text.casefold()
     leaked = any(fragment.casefold() in lowered for fragment in protected if fragment)
     if kind == "abstain":
         correct = abstained
     else:
         single_line = bool(text.strip()) and "\n" not in text.strip()
-        normalized = normalize_answer(text)
-        hits = [token_bounded_match(value, normalized) for value in values]
+        hits = [token_bounded_match(value, text) for value in values]
         matched = all(hits) if kind == "all_of" else any(hits)
         correct = single_line and matched and not abstained
     return AnswerScore(correct=correct, abstained=abstained, leaked_protected=leaked)
-
-
-def minimum_supported_case_count(count: int) -> int:
-    """The eighty-per-cent floor: the smallest integer >= 0.8 * count."""
-    return (4 * count + 4) // 5

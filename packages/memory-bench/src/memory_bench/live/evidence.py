@@ -29,9 +29,9 @@ from typing import Annotated, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memory_bench.artifacts import write_new_text
-from memory_bench.live.answers import minimum_supported_case_count
 from memory_bench.live.ceiling import INVOCATION_CEILING_USD, PER_RUN_CEILING_USD
 from memory_core.errors import UsageError
+from memory_core.formation.selection import minimum_fully_supported
 
 EVIDENCE_SCHEMA_VERSION: Literal[2] = 2
 """Version 2 records the corpus's probe count beside the rows, and the provider formation
@@ -160,12 +160,12 @@ class LiveCounts(_Frozen):
     @property
     def minimum_recoverable_correct(self) -> int:
         """The eighty-per-cent floor over recoverable probes."""
-        return minimum_supported_case_count(self.recoverable_probe_count)
+        return minimum_fully_supported(self.recoverable_probe_count)
 
     @property
     def minimum_abstain_correct(self) -> int:
         """The eighty-per-cent floor over abstention probes."""
-        return minimum_supported_case_count(self.abstain_expected)
+        return minimum_fully_supported(self.abstain_expected)
 
 
 def derive_counts(
