@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import nox
 
@@ -109,23 +110,47 @@ def bench_live(session: nox.Session) -> None:
 
     Spends nothing unless ``RUN_LIVE_MODEL_TESTS=1``. Reads ``MEMORY_MODEL``,
     ``MEMORY_MODEL_BASE_URL`` and ``MEMORY_MODEL_API_KEY`` (and ``MEMORY_MODEL_PRICES`` for a
-    model the shipped catalog does not price). Publishes
+    model the shipped catalog does not price). Runs only with provider formation evidence for
+    the model in ``evidence/`` (gate 20; ``nox -s evidence`` publishes it). Publishes
     ``evidence/memory-benchmark-live-<commit>.json`` only when every pass condition holds and
     never overwrites it; extra arguments pass to ``agent eval memory-benchmark``, e.g.
-    ``nox -s bench_live -- --policy-profile no-tools``.
+    ``nox -s bench_live -- --policy-profile no-tools`` (``--output`` and ``--build-ref`` given
+    there, as ``--option VALUE`` or ``--option=VALUE``, replace the defaults).
     """
     _sync(session)
-    args = list(session.posargs)
-    if "--build-ref" not in args:
-        head = session.run("git", "rev-parse", "HEAD", external=True, silent=True)
-        ref = str(head or "").strip()
-        if not ref:
+
+    def head() -> str:
+        ref = str(session.run("git", "rev-parse", "HEAD", external=True, silent=True) or "")
+        if not ref.strip():
             session.error("cannot resolve the commit; pass -- --build-ref SHA")
-        args += ["--build-ref", ref]
-    if "--output" not in args:
-        ref = args[args.index("--build-ref") + 1]
-        args += ["--output", os.path.join("evidence", f"memory-benchmark-live-{ref[:12]}.json")]
+        return ref.strip()
+
+    args = bench_live_args(session.posargs, head)
     session.run("agent", "eval", "memory-benchmark", "--no-deterministic-only", *args)
+
+
+def _option_value(args: list[str], name: str) -> str | None:
+    """The value of ``name`` in ``args``, given as ``name VALUE`` or ``name=VALUE``."""
+    for index, arg in enumerate(args):
+        if arg == name:
+            return args[index + 1] if index + 1 < len(args) else None
+        if arg.startswith(f"{name}="):
+            return arg[len(name) + 1 :]
+    return None
+
+
+def bench_live_args(posargs: list[str] | tuple[str, ...], head: Callable[[], str]) -> list[str]:
+    """``bench_live``'s arguments: the operator's, plus ``--build-ref`` (the commit, from
+    ``head()``) and ``--output`` (``evidence/memory-benchmark-live-<ref[:12]>.json``) unless
+    the operator gave them, as ``--option VALUE`` or ``--option=VALUE``."""
+    args = list(posargs)
+    ref = _option_value(args, "--build-ref")
+    if ref is None:
+        ref = head()
+        args += ["--build-ref", ref]
+    if _option_value(args, "--output") is None:
+        args += ["--output", os.path.join("evidence", f"memory-benchmark-live-{ref[:12]}.json")]
+    return args
 
 
 @nox.session
