@@ -339,3 +339,25 @@ def test_prefix_digest_is_identical_across_every_model_call_of_a_session(
     fresh = app.sessions.create(app.principal, "general", {})
     later = app.runs.submit("Where do I live?", fresh.id)
     assert later.prefix_digest not in digests
+
+
+def test_failures_log_the_exception_type_never_its_message(
+    compose: Compose, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "password=hunter2"
+
+    def broken_hook(run: Run) -> None:
+        raise RuntimeError(f"hook saw {secret}")
+
+    def broken_remember(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError(f"store rejected {secret}")
+
+    app = compose([_remember("I like tea.")], completion_hooks=[broken_hook])
+    monkeypatch.setattr(app.memory.service, "remember", broken_remember)
+    session = app.sessions.create(app.principal, "general", {})
+    with caplog.at_level("WARNING", logger="memory_core.runtime.run"):
+        run = app.runs.submit("Remember I like tea.", session.id)
+    assert (run.status, run.error_class) == (RunStatus.FAILED, "RuntimeError")
+    warnings = [r.getMessage() for r in caplog.records]
+    assert len(warnings) == 2  # the tool's failure, then the hook's
+    assert all("RuntimeError" in w and secret not in w for w in warnings)

@@ -16,7 +16,8 @@
 Terminal statuses (``RunStatus``): ``completed``, ``budget_exhausted`` (tokens or cost),
 ``step_exhausted`` (still calling tools after ``max_steps``), ``context_overflow`` (the fixed
 context does not fit), ``permanent_model_error``, ``failed`` (anything else; ``error_class``
-names the exception type, never its message).
+names the exception type, never its message). Logged failures name the exception type only,
+too: an exception's message may quote what the user said.
 """
 
 from __future__ import annotations
@@ -431,7 +432,7 @@ class RunService:
                     result = self._tools.execute(call, tool_context)
                 except Exception as exc:  # a tool failing ends the run as failed, typed
                     progress.error_class = type(exc).__name__
-                    _log.warning("run %s tool %s failed: %s", run_id, call.name, exc)
+                    _log.warning("run %s tool %s failed: %s", run_id, call.name, type(exc).__name__)
                     return RunStatus.FAILED
                 self._append(
                     TOOL_CALLED,
@@ -504,7 +505,12 @@ class RunService:
                 hook(run)
             except Exception as exc:  # each hook has its own error boundary
                 name = getattr(hook, "__qualname__", type(hook).__name__)
-                _log.warning("completion hook %s failed on run %s: %s", name, run.run_id, exc)
+                _log.warning(
+                    "completion hook %s failed on run %s: %s",
+                    name,
+                    run.run_id,
+                    type(exc).__name__,
+                )
                 self._append(
                     HOOK_FAILED,
                     session,
