@@ -14,6 +14,7 @@ from memory_core import (
     InMemoryStorage,
     Principal,
     RandomIdFactory,
+    RecallRequest,
     SequentialIdFactory,
     Storage,
     SystemClock,
@@ -300,3 +301,36 @@ def test_a_duplicate_id_error_names_the_record_and_the_shared_store_cause() -> N
     assert isinstance(error, ConflictError)
     assert str(error).startswith("trace 3c6ef362-c097-99f4-ab9d-6697ff3ec3ef already exists; ")
     assert "sequential_ids=True" in str(error) and "id_namespace" in str(error)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"text": "hello"},
+        {"moment": "snapshot"},
+        {"session_id": "s1"},
+        {"project_scope": "orbit-app"},
+        {"principal": Principal("t", "mallory")},
+        {"max_items": 1},
+        {"max_tokens": 10},
+    ],
+    ids=lambda extra: next(iter(extra)),
+)
+def test_recall_refuses_any_field_passed_beside_a_request(extra: dict[str, Any]) -> None:
+    app = build(fixed_clock_at=T0, sequential_ids=True)
+    request = RecallRequest(principal=app.principal, moment="in_turn", text="hello there")
+    with pytest.raises(UsageError, match=next(iter(extra))):
+        app.memory.recall(request=request, **extra)
+    assert app.memory.recall(request=request).trace.principal_id == app.principal.principal_id
+
+
+def test_the_package_exports_what_its_main_api_takes_and_returns() -> None:
+    import memory_core
+
+    api = {
+        "RecallRequest", "RecallResult", "ConsolidationResult", "Run", "RunStatus", "RunLimits",
+        "FakeModelScript", "ScriptedTurn", "ScriptedModel", "OpenAICompatibleModel",
+        "PolicyProfile", "scope_for_project", "visible_scopes", "load_profiles", "MemoryProfiles",
+    }  # fmt: skip
+    assert api <= set(memory_core.__all__)
+    assert all(hasattr(memory_core, name) for name in memory_core.__all__)

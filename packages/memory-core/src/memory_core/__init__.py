@@ -24,6 +24,8 @@ from memory_core.domain import (
     Session,
     SessionMetadata,
     Trust,
+    scope_for_project,
+    visible_scopes,
 )
 from memory_core.errors import (
     ConfigurationError,
@@ -35,6 +37,7 @@ from memory_core.errors import (
     StorageUnavailableError,
     UsageError,
 )
+from memory_core.formation import ConsolidationResult
 from memory_core.ids import (
     DEFAULT_ID_NAMESPACE,
     IdFactory,
@@ -51,6 +54,18 @@ from memory_core.ports import (
     Storage,
     TraceStore,
 )
+from memory_core.profiles import MemoryProfiles, load_profiles
+from memory_core.retrieval import RecallRequest, RecallResult
+from memory_core.runtime import (
+    FakeModelScript,
+    OpenAICompatibleModel,
+    PolicyProfile,
+    Run,
+    RunLimits,
+    RunStatus,
+    ScriptedModel,
+    ScriptedTurn,
+)
 from memory_core.sessions import SessionClosure, SessionService
 from memory_core.stores import InMemoryStorage
 from memory_core.tokenizer import tokenize
@@ -65,9 +80,11 @@ __all__ = [
     "Composition",
     "ConfigurationError",
     "ConflictError",
+    "ConsolidationResult",
     "DuplicateIdError",
     "Event",
     "EventLog",
+    "FakeModelScript",
     "FixedClock",
     "FormationStateStore",
     "IdFactory",
@@ -76,15 +93,25 @@ __all__ = [
     "MaintenanceWorker",
     "MemoryAPI",
     "MemoryCoreError",
+    "MemoryProfiles",
     "MemoryStore",
     "NotFoundError",
+    "OpenAICompatibleModel",
     "Polarity",
+    "PolicyProfile",
     "Principal",
     "RandomIdFactory",
     "RecallQuery",
+    "RecallRequest",
+    "RecallResult",
     "RecallTrace",
     "Rejection",
+    "Run",
     "RunError",
+    "RunLimits",
+    "RunStatus",
+    "ScriptedModel",
+    "ScriptedTurn",
     "SequentialIdFactory",
     "Session",
     "SessionClosure",
@@ -98,6 +125,9 @@ __all__ = [
     "Trust",
     "UsageError",
     "build",
+    "load_profiles",
+    "scope_for_project",
     "short_id",
     "tokenize",
+    "visible_scopes",
 ]

@@ -228,16 +228,34 @@ class MemoryAPI:
     ) -> RecallResult:
         """Recall beliefs and return the rendered block and its trace.
 
-        Pass a full ``RecallRequest`` as ``request``, or the common fields. With ``session_id``
-        the session's project scope applies (naming a different ``project_scope`` is refused).
+        Pass a full ``RecallRequest`` as ``request`` (used exactly as given), or the common
+        fields. With ``session_id`` the session's project scope applies (naming a different
+        ``project_scope`` is refused).
 
         Raises:
-            UsageError: ``request`` was combined with other fields, or the scopes disagree.
+            UsageError: ``request`` was combined with any other argument (one left at its
+                default is fine), or the scopes disagree.
             NotFoundError: ``session_id`` names no session of the principal.
         """
         if request is not None:
-            if text is not None or session_id is not None or project_scope is not None:
-                raise UsageError("pass either request= or the individual recall fields, not both")
+            combined = [
+                name
+                for name, given in (
+                    ("text", text is not None),
+                    ("moment", moment != "in_turn"),
+                    ("session_id", session_id is not None),
+                    ("project_scope", project_scope is not None),
+                    ("principal", principal is not None),
+                    ("max_items", max_items is not None),
+                    ("max_tokens", max_tokens is not None),
+                )
+                if given
+            ]
+            if combined:
+                raise UsageError(
+                    f"recall(request=...) was also given {', '.join(combined)}; set those "
+                    "fields on the RecallRequest instead, or pass the fields without request="
+                )
             return self.retriever.recall(request)
         who = principal or self._principal
         scope = project_scope
