@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
 from memory_bench.corpus import MemoryBenchmarkCorpus, scenario_timeline
 from memory_bench.driver import (
     EVAL_PRINCIPAL,
+    ProbeOutcome,
+    prepare_scenario,
     run_deterministic_benchmark,
+    run_probe,
 )
 from memory_bench.metrics import BENCHMARK_VERSION, DeterministicRun, ProbeMetrics
 from memory_core import InMemoryStorage, Storage
@@ -194,3 +198,41 @@ def test_refuses_an_empty_corpus(inline_corpus: Inline) -> None:
     empty = inline_corpus[0].model_copy(update={"scenarios": []})
     with pytest.raises(UsageError, match="no scenario"):
         run_deterministic_benchmark(empty, inline_corpus[1])
+
+
+def test_a_probe_reads_its_session_once(
+    inline_corpus: Inline, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Beyond what the run itself reads, the driver reads the probe's session events once (for
+    # the recall the run read); nothing re-reads the session to hand its events back.
+    corpus, _ = inline_corpus
+    scenario = corpus.scenarios[0]
+    prepared = prepare_scenario(scenario)
+    composition = prepared.composition
+    reads: list[str] = []
+    during_run: list[int] = []
+    read_session = composition.events.read_session
+    submit = composition.runs.submit
+
+    def counting_read(principal: Any, session_id: str, *args: Any, **kwargs: Any) -> Any:
+        reads.append(session_id)
+        return read_session(principal, session_id, *args, **kwargs)
+
+    def counting_submit(*args: Any, **kwargs: Any) -> Any:
+        before = len(reads)
+        try:
+            return submit(*args, **kwargs)
+        finally:
+            during_run.append(len(reads) - before)
+
+    monkeypatch.setattr(composition.events, "read_session", counting_read)
+    monkeypatch.setattr(composition.runs, "submit", counting_submit)
+    try:
+        outcome = run_probe(prepared, scenario.probes[0])
+    finally:
+        composition.close()
+
+    assert len(during_run) == 1
+    assert len(reads) - during_run[0] == 1
+    assert reads[-1] == outcome.run.session_id
+    assert set(ProbeOutcome.__dataclass_fields__) == {"metrics", "run"}

@@ -65,11 +65,6 @@ class DatasetSource:
     selected: dict[int, str]
     parse: RecordParser
 
-    @property
-    def instance_ids(self) -> tuple[str, ...]:
-        """The selected instances' identifiers, sorted."""
-        return tuple(sorted(self.selected.values()))
-
     def iter_instances(self) -> Iterator[ExternalInstance]:
         """Parse and yield the selected instances one at a time, in file order.
 
@@ -85,16 +80,6 @@ class DatasetSource:
                 path=self.path, position=position, unit=unit, record_id=self.selected[position]
             )
             yield self.parse(context, record)
-
-    def validate(self) -> int:
-        """Parse every selected record once and discard it; return how many were read.
-
-        A malformed record is found before any work is spent on the others.
-
-        Raises:
-            DatasetError: A selected record is unreadable as the dataset.
-        """
-        return sum(1 for _ in self.iter_instances())
 
     def load(self) -> ExternalDataset:
         """Parse every selected instance into one :class:`ExternalDataset` (sorted by id).
@@ -151,34 +136,3 @@ def open_dataset(
         selected={pos: ident for pos, ident in index.positions.items() if ident in chosen},
         parse=parse,
     )
-
-
-def load_dataset(
-    path: Path | str,
-    *,
-    dataset: DatasetName,
-    license: str,
-    file_format: FileFormat,
-    id_key: str,
-    sample: int | None,
-    seed: int,
-    parse: RecordParser,
-    principal_speaker: PrincipalSpeaker | None = None,
-) -> ExternalDataset:
-    """Read ``path`` in two passes and map the sampled records with ``parse``.
-
-    Raises:
-        DatasetError: The file is unreadable as the dataset.
-        UsageError: The sample size is impossible.
-    """
-    return open_dataset(
-        path,
-        dataset=dataset,
-        license=license,
-        file_format=file_format,
-        id_key=id_key,
-        sample=sample,
-        seed=seed,
-        parse=parse,
-        principal_speaker=principal_speaker,
-    ).load()

@@ -40,7 +40,7 @@ sequential ids and a scripted model that never sees a network.
 The live arm reuses the same loop through three hooks: :func:`prepare_scenario` (the composition
 once its sessions are consolidated and maintenance has run, optionally with a real ``model`` and
 an explicit policy profile), :func:`run_probe` (one probe, optionally with another prompt,
-returning the ``Run`` record and the run's own events beside the probe's row), and
+returning the ``Run`` record beside the probe's row), and
 :func:`score_scenario_formation`. ``run_scenario`` is exactly those three in sequence.
 """
 
@@ -231,12 +231,10 @@ class ProbeOutcome:
     Attributes:
         metrics: The probe's scored row.
         run: The ``Run`` record the runtime returned.
-        events: The run's own events, in order (``run.started`` .. ``run.completed``).
     """
 
     metrics: ProbeMetrics
     run: Run
-    events: tuple[Event, ...]
 
 
 def prepare_scenario(
@@ -358,14 +356,7 @@ def run_probe(
         probe.question if prompt is None else prompt, view.id, principal=EVAL_PRINCIPAL
     )
     observation = _probe_observation(composition, run, live, view.id)
-    events = tuple(
-        event
-        for event in composition.events.read_session(EVAL_PRINCIPAL, view.id)
-        if event.run_id == run.run_id
-    )
-    return ProbeOutcome(
-        metrics=score_probe(probe, prepared.scenario, observation), run=run, events=events
-    )
+    return ProbeOutcome(metrics=score_probe(probe, prepared.scenario, observation), run=run)
 
 
 def run_deterministic_benchmark(
