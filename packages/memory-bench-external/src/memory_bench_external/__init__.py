@@ -15,6 +15,7 @@ beside the baseline, and :class:`ExternalMetrics` is the metrics document that l
 No dataset is ever part of this package or its repository.
 """
 
+from memory_bench.corpus import ProbeCategory
 from memory_bench_external._errors import DatasetError
 from memory_bench_external._load import DatasetSource
 from memory_bench_external._types import (
@@ -29,7 +30,6 @@ from memory_bench_external._types import (
     ExternalTurn,
     F1Mode,
     PrincipalSpeaker,
-    ProbeCategory,
     ProbeExclusion,
 )
 from memory_bench_external.baseline import (

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final
 
+from memory_bench.corpus import ProbeCategory
 from memory_bench_external._dates import parse_halumem_datetime
 from memory_bench_external._fields import RecordContext, join
 from memory_bench_external._load import DatasetSource, open_dataset
@@ -28,7 +29,6 @@ from memory_bench_external._types import (
     ExternalProbe,
     ExternalSession,
     ExternalTurn,
-    ProbeCategory,
 )
 from memory_core.domain import BeliefType
 

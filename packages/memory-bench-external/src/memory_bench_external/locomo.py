@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Final
 
+from memory_bench.corpus import ProbeCategory
 from memory_bench_external._dates import parse_locomo_datetime
 from memory_bench_external._fields import RecordContext, join
 from memory_bench_external._load import DatasetSource, RecordParser, open_dataset
@@ -32,7 +33,6 @@ from memory_bench_external._types import (
     ExternalTurn,
     F1Mode,
     PrincipalSpeaker,
-    ProbeCategory,
     ProbeExclusion,
 )
 from memory_core.errors import UsageError

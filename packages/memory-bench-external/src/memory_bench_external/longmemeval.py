@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+from memory_bench.corpus import ProbeCategory
 from memory_bench_external._dates import parse_longmemeval_datetime
 from memory_bench_external._fields import RecordContext, join
 from memory_bench_external._load import DatasetSource, open_dataset
@@ -27,7 +28,6 @@ from memory_bench_external._types import (
     ExternalProbe,
     ExternalSession,
     ExternalTurn,
-    ProbeCategory,
 )
 
 LICENSE: Final = "MIT"
