@@ -28,7 +28,7 @@ from memory_core.domain import (
     Rejection,
     Session,
 )
-from memory_core.errors import ConflictError, NotFoundError, UsageError
+from memory_core.errors import ConflictError, DuplicateIdError, NotFoundError, UsageError
 from memory_store_pg._database import Database
 from memory_store_pg._queries import (
     copy_rows,
@@ -93,7 +93,7 @@ class PostgresEventLog:
         with self._db.connect(event.principal, write=True) as connection:
             sequence = connection.execute(statement).scalar_one_or_none()
         if sequence is None:
-            raise ConflictError(f"event {event.event_id} already exists")
+            raise DuplicateIdError("event", event.event_id)
         return event.model_copy(update={"sequence": sequence})
 
     def get(self, principal: Principal, event_id: str) -> Event | None:
@@ -158,7 +158,7 @@ class PostgresSessionStore:
         with self._db.connect(session.principal, write=True) as connection:
             created = connection.execute(statement).scalar_one_or_none()
         if created is None:
-            raise ConflictError(f"session {session.id} already exists")
+            raise DuplicateIdError("session", session.id)
         return session
 
     def get(self, principal: Principal, session_id: str) -> Session | None:
@@ -217,7 +217,7 @@ class PostgresMemoryStore:
         with self._db.connect(belief.principal, write=True) as connection:
             position = connection.execute(statement).scalar_one_or_none()
         if position is None:
-            raise ConflictError(f"belief {belief.id} already exists")
+            raise DuplicateIdError("belief", belief.id)
         return belief.model_copy(update={"store_position": position})
 
     def put_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
@@ -355,7 +355,7 @@ class PostgresTraceStore:
         with self._db.connect(trace.principal, write=True) as connection:
             recorded = connection.execute(statement).scalar_one_or_none()
         if recorded is None:
-            raise ConflictError(f"trace {trace.trace_id} already exists")
+            raise DuplicateIdError("trace", trace.trace_id)
         return trace
 
     def get(self, principal: Principal, trace_id: str) -> RecallTrace | None:

@@ -26,7 +26,7 @@ from memory_core.domain import (
     Rejection,
     Session,
 )
-from memory_core.errors import ConflictError, NotFoundError, UsageError
+from memory_core.errors import DuplicateIdError, NotFoundError, UsageError
 from memory_core.tokenizer import lexemes, term_lexeme_groups
 
 _Key = tuple[str, str]
@@ -59,7 +59,7 @@ class InMemoryEventLog:
         """Store ``event`` with the next sequence number."""
         with self._lock:
             if event.event_id in self._by_id:
-                raise ConflictError(f"event {event.event_id} already exists")
+                raise DuplicateIdError("event", event.event_id)
             self._sequence += 1
             stamped = event.model_copy(update={"sequence": self._sequence})
             self._by_principal[_key(stamped.principal)].append(stamped)
@@ -129,7 +129,7 @@ class InMemorySessionStore:
         """Insert a new session."""
         with self._lock:
             if session.id in self._sessions:
-                raise ConflictError(f"session {session.id} already exists")
+                raise DuplicateIdError("session", session.id)
             self._sessions[session.id] = session
             return session
 
@@ -209,7 +209,7 @@ class InMemoryMemoryStore:
         """Insert a new belief with a fresh store position."""
         with self._lock:
             if belief.id in self._beliefs:
-                raise ConflictError(f"belief {belief.id} already exists")
+                raise DuplicateIdError("belief", belief.id)
             stamped = self._stamp(belief)
             self._beliefs[stamped.id] = stamped
             self._by_principal[_key(stamped.principal)][stamped.id] = stamped
@@ -371,7 +371,7 @@ class InMemoryTraceStore:
         """Store a new trace."""
         with self._lock:
             if trace.trace_id in self._traces:
-                raise ConflictError(f"trace {trace.trace_id} already exists")
+                raise DuplicateIdError("trace", trace.trace_id)
             self._traces[trace.trace_id] = trace
             return trace
 
