@@ -162,3 +162,11 @@ def test_bad_price_catalog_names_the_field(tmp_path: Path, text: str, field: str
     override.write_text(text)
     with pytest.raises(ConfigurationError, match=field):
         PriceCatalog.load(override)
+
+
+def test_max_output_tokens_caps_the_reply_on_the_wire(chat_server: ChatServer) -> None:
+    chat_server.enqueue(reply_text("ok"), reply_text("ok"))
+    _model(chat_server, max_output_tokens=256).complete([Message(role="user", content="x")])
+    _model(chat_server).complete([Message(role="user", content="x")])
+    assert chat_server.requests[0]["max_tokens"] == 256
+    assert "max_tokens" not in chat_server.requests[1]

@@ -287,6 +287,8 @@ def _run_live(args: argparse.Namespace) -> int:
             timeout_seconds=timeout,
             max_retries=2 if args.max_retries is None else args.max_retries,
             prices=PriceCatalog.load(args.prices),
+            # The per-run cost bound assumes the reply is capped on the wire.
+            max_output_tokens=profile.model.max_output_tokens,
         )
 
     result = run_live_benchmark(

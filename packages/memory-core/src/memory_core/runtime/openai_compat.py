@@ -67,6 +67,7 @@ class OpenAICompatibleModel:
         timeout_seconds: float = 60.0,
         max_retries: int = 2,
         temperature: float | None = 0.0,
+        max_output_tokens: int | None = None,
         prices: PriceCatalog | None = None,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
@@ -92,6 +93,9 @@ class OpenAICompatibleModel:
             raise UsageError(f"max_retries must be >= 0, got {max_retries}")
         self._max_retries = max_retries
         self._temperature = temperature
+        if max_output_tokens is not None and max_output_tokens < 1:
+            raise UsageError(f"max_output_tokens must be >= 1, got {max_output_tokens}")
+        self._max_output_tokens = max_output_tokens
         self._prices = prices if prices is not None else PriceCatalog.load()
         self._sleep = sleep
 
@@ -129,6 +133,8 @@ class OpenAICompatibleModel:
         }
         if self._temperature is not None:
             body["temperature"] = self._temperature
+        if self._max_output_tokens is not None:
+            body["max_tokens"] = self._max_output_tokens
         names = {wire_tool_name(t.name): t.name for t in tools}
         if tools:
             body["tools"] = [_wire_tool(t) for t in tools]
