@@ -1,1 +1,41 @@
-"""memory_bench: see the package README."""
+"""memory-bench: the yardstick for memory-core.
+
+A checked-in multi-session corpus driven through real formation and retrieval under a fixed
+clock (:func:`run_deterministic_benchmark`), integer metrics compared exactly to a checked-in
+baseline (:func:`compare_to_baseline`), the live arm with its cost ceiling and self-validating
+evidence (:func:`run_live_benchmark`), and the formation evaluation
+(:func:`evaluate_formation`). The ``agent eval`` commands are thin wrappers over these.
+"""
+
+from memory_bench.baseline import (
+    Baseline,
+    BaselineComparison,
+    compare_to_baseline,
+    load_baseline,
+    record_baseline,
+)
+from memory_bench.corpus import CorpusError, MemoryBenchmarkCorpus, load_corpus
+from memory_bench.driver import run_deterministic_benchmark
+from memory_bench.formation_eval import ExpectedBelief, evaluate_formation
+from memory_bench.gates import GATES, Gate
+from memory_bench.live import MemoryBenchmarkEvidence, run_live_benchmark
+from memory_bench.metrics import DeterministicRun
+
+__all__ = [
+    "GATES",
+    "Baseline",
+    "BaselineComparison",
+    "CorpusError",
+    "DeterministicRun",
+    "ExpectedBelief",
+    "Gate",
+    "MemoryBenchmarkCorpus",
+    "MemoryBenchmarkEvidence",
+    "compare_to_baseline",
+    "evaluate_formation",
+    "load_baseline",
+    "load_corpus",
+    "record_baseline",
+    "run_deterministic_benchmark",
+    "run_live_benchmark",
+]
