@@ -170,10 +170,18 @@ def gate_status(gate_id: str) -> str:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    bad = [g.id for g in GATES if g.implemented and gate_status(g.id) == "skipped"]
+    # A gate is proven by passing tests. Locally a gate with some skipped tests (no PostgreSQL)
+    # still counts when another test passed; under CI=true every one of its tests must run.
+    in_ci = os.environ.get("CI", "").lower() in ("true", "1")
+    bad = [
+        g.id
+        for g in GATES
+        if g.implemented
+        and (gate_status(g.id) == "skipped" or (in_ci and "skipped" in _outcomes.get(g.id, [])))
+    ]
     if bad and exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        print(f"\nimplemented gates with only skipped tests: {', '.join(bad)}")
+        print(f"\nimplemented gates not proven (tests skipped): {', '.join(bad)}")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
