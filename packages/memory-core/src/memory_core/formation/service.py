@@ -7,8 +7,10 @@ unit of work:
    read (assistant, tool, memory and system events never form anything);
 2. each turn passes the hazard screen (:mod:`memory_core.formation.hazards`); refused units are
    counted, never stored and never echoed;
-3. the extractor proposes candidates; each is re-validated against the same hazard rules and
-   against provenance (it may only cite the turn it came from), whatever extractor made it;
+3. the extractor proposes candidates; each is re-validated against the same hazard rules
+   (a hazardous one is counted ``refused_hazard``) and against provenance (it may only cite
+   the turn it came from; another is counted ``invalid_provenance``), whatever extractor made
+   it;
 4. at most ``profiles.formation.max_candidates`` automatic candidates go on; the rest are
    counted ``dropped_for_ceiling``;
 5. recorded rejections are re-read and re-applied: a candidate matching one is counted
@@ -21,9 +23,13 @@ Scope: a session's memory forms at the session's own scope, ``project:<name>`` f
 opened in a project and ``general`` otherwise (portable types at ``user``). ``run`` derives it
 from the session; a caller may name it but cannot choose another one.
 
-Counting: ``proposed`` is every validated candidate the extractor produced (before the
-ceiling), and ``proposed == committed + reinforced + rejected + dropped_for_ceiling +
-unchanged``, where *unchanged* (same-source no-ops) is the remainder. ``superseded`` counts the
+Counting: ``proposed`` is every candidate the extractor produced that passed the hazard
+re-check (before the ceiling; for ``remember``, every candidate read from the statement that
+no refused sentence alone supports), and ``proposed == committed + reinforced + rejected +
+ungrounded + invalid_provenance + dropped_for_ceiling + unchanged``, where *unchanged*
+(same-source no-ops) is the remainder. ``rejected`` counts only candidates matching a
+rejection the user recorded; ``ungrounded`` counts ``remember`` statements the message does
+not support. ``superseded`` counts the
 existing beliefs a change retired; ``conflicted`` stays 0 until the conflict rule lands.
 """
 
@@ -89,7 +95,26 @@ MEMORY_ACTOR = "memory"
 
 @dataclass(frozen=True, kw_only=True)
 class ConsolidationResult:
-    """The audit of one consolidation: integer counts and the ids it committed or changed."""
+    """The audit of one consolidation: integer counts and the ids it committed or changed.
+
+    ``proposed == committed + reinforced + rejected + ungrounded + invalid_provenance +
+    dropped_for_ceiling + unchanged`` (same-source no-ops are the remainder).
+
+    Attributes:
+        proposed: Candidates that passed the hazard re-check (see the module docstring).
+        committed: New beliefs written.
+        reinforced: Live beliefs a duplicate reinforced.
+        superseded: Existing beliefs a change retired (not part of the sum above).
+        conflicted: Beliefs committed flagged as conflicting (0 until the conflict rule).
+        rejected: Candidates matching a rejection the user recorded (``reject``).
+        ungrounded: ``remember`` statements the user's message does not support.
+        invalid_provenance: Candidates that cited no event or an event other than their turn.
+        refused_hazard: Refused units: hazardous sentences or turns, and hazardous candidates
+            or statements (not part of ``proposed``).
+        dropped_for_ceiling: Candidates past ``formation.max_candidates``.
+        policy_version: The formation policy version.
+        belief_ids: Ids committed or changed, in order.
+    """
 
     proposed: int
     committed: int
@@ -97,6 +122,8 @@ class ConsolidationResult:
     superseded: int
     conflicted: int
     rejected: int
+    ungrounded: int
+    invalid_provenance: int
     refused_hazard: int
     dropped_for_ceiling: int
     policy_version: str
@@ -111,6 +138,8 @@ class _Tally:
     reinforced: int = 0
     superseded: int = 0
     rejected: int = 0
+    ungrounded: int = 0
+    invalid_provenance: int = 0
     refused_hazard: int = 0
     dropped_for_ceiling: int = 0
     belief_ids: list[str] = field(default_factory=list)
@@ -128,6 +157,8 @@ class _Tally:
             superseded=self.superseded,
             conflicted=0,
             rejected=self.rejected,
+            ungrounded=self.ungrounded,
+            invalid_provenance=self.invalid_provenance,
             refused_hazard=self.refused_hazard,
             dropped_for_ceiling=self.dropped_for_ceiling,
             policy_version=self.policy_version,
@@ -298,7 +329,7 @@ class GovernedMemoryService:
             start = 0 if trigger == "replay" else watermark
             events = self._storage.events.read_session(owner, session_id, after_sequence=start)
             candidates = self._collect(tally, owner, session, events)
-            tally.proposed = len(candidates)
+            tally.proposed += len(candidates)
             ceiling = self._profiles.formation.max_candidates
             tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
             self._apply(tally, owner, session, formation_scope, candidates[:ceiling], trigger)
@@ -364,7 +395,7 @@ class GovernedMemoryService:
                 tally.refused_hazard += 1
             else:
                 tally.proposed += 1
-                tally.rejected += 1
+                tally.ungrounded += 1
         tally.proposed += len(kept)
         scope = _session_scope(session, None)
         with self._storage.unit_of_work():
@@ -483,7 +514,8 @@ class GovernedMemoryService:
                 elif not candidate.source_event_ids or set(candidate.source_event_ids) - {
                     event.event_id
                 }:
-                    tally.rejected += 1
+                    tally.proposed += 1
+                    tally.invalid_provenance += 1
                 else:
                     candidates.append(candidate)
         return candidates

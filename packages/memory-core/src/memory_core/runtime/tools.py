@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memory_core.domain import Principal
 from memory_core.errors import UsageError
@@ -35,6 +35,9 @@ from memory_core.ids import short_id
 from memory_core.ports import EventLog
 from memory_core.runtime.model import ToolCall, ToolSpec
 from memory_core.tokenizer import lexemes, query_terms
+
+if TYPE_CHECKING:  # formation imports the runtime's model port; only the type is needed here
+    from memory_core.formation.service import ConsolidationResult
 
 REMEMBER_TOOL = "memory.remember"
 """Name of the tool that keeps a statement through governed formation."""
@@ -103,45 +106,6 @@ TOOL_SPECS: Mapping[str, ToolSpec] = {
 """The specs offered to the model, by tool name."""
 
 
-class RememberOutcome(Protocol):
-    """What the remember tool reports back (a ``ConsolidationResult`` satisfies it)."""
-
-    @property
-    def committed(self) -> int:
-        """Beliefs committed."""
-        ...
-
-    @property
-    def reinforced(self) -> int:
-        """Beliefs reinforced."""
-        ...
-
-    @property
-    def superseded(self) -> int:
-        """Beliefs superseded."""
-        ...
-
-    @property
-    def conflicted(self) -> int:
-        """Beliefs committed flagged as conflicting."""
-        ...
-
-    @property
-    def rejected(self) -> int:
-        """Candidates dropped because the user had rejected them."""
-        ...
-
-    @property
-    def refused_hazard(self) -> int:
-        """Candidates refused as secrets or injections."""
-        ...
-
-    @property
-    def belief_ids(self) -> tuple[str, ...]:
-        """Ids of the beliefs committed or changed."""
-        ...
-
-
 class Rememberer(Protocol):
     """The governed write path the remember tool calls (``GovernedMemoryService``)."""
 
@@ -152,7 +116,7 @@ class Rememberer(Protocol):
         session_id: str,
         source_event_id: str,
         principal: Principal | None = None,
-    ) -> RememberOutcome:
+    ) -> ConsolidationResult:
         """Form ``statement`` through governed formation and report what changed.
 
         Raises:
@@ -248,6 +212,7 @@ class ToolExecutor:
             "superseded": outcome.superseded,
             "conflicted": outcome.conflicted,
             "rejected": outcome.rejected,
+            "ungrounded": outcome.ungrounded,
             "refused_hazard": outcome.refused_hazard,
             "memory_ids": [f"m:{short_id(b)}" for b in outcome.belief_ids],
         }
