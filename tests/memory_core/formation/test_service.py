@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -26,6 +28,7 @@ from memory_core.formation import (
     MEMORY_SUPERSEDED,
     Candidate,
     ConsolidationResult,
+    DeterministicExtractor,
     GovernedMemoryService,
     Turn,
 )
@@ -326,6 +329,129 @@ def test_consolidation_is_one_unit_of_work(
 
     result = harness.service.run("manual", "general", "s1")
     assert counts(result) == zero(proposed=3, committed=2, superseded=1, reinforced=1)
+
+
+class _UnitWatch:
+    """Wraps a storage tier's ``unit_of_work`` to tell whether a unit is open right now."""
+
+    def __init__(self, storage: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.depth = 0
+        original = storage.unit_of_work
+
+        @contextmanager
+        def watched() -> Iterator[None]:
+            with original():
+                self.depth += 1
+                try:
+                    yield
+                finally:
+                    self.depth -= 1
+
+        monkeypatch.setattr(storage, "unit_of_work", watched)
+
+
+class _HookedExtractor:
+    """The deterministic extractor, calling ``hook`` before each turn it reads."""
+
+    policy_version = "formation@5"
+
+    def __init__(self, hook: Callable[[Turn], None]) -> None:
+        self._inner = DeterministicExtractor()
+        self._hook = hook
+        self.turns: list[str] = []
+
+    def extract(self, turn: Turn) -> list[Candidate]:
+        self.turns.append(turn.event_id)
+        self._hook(turn)
+        return self._inner.extract(turn)
+
+
+def _service(harness: Harness, extractor: Any) -> GovernedMemoryService:
+    return GovernedMemoryService(
+        storage=harness.storage,
+        clock=harness.clock,
+        ids=harness.ids,
+        principal=harness.principal,
+        profiles=load_profiles(),
+        extractor=extractor,
+    )
+
+
+def test_the_extractor_runs_outside_any_unit_of_work(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    watch = _UnitWatch(harness.storage, monkeypatch)
+    depths: list[int] = []
+    extractor = _HookedExtractor(lambda _turn: depths.append(watch.depth))
+    service = _service(harness, extractor)
+    harness.open("s1")
+    harness.say("s1", "I live in Oslo.")
+    harness.say("s1", "I use Git.")
+    assert counts(service.run("session_close", None, "s1")) == zero(proposed=2, committed=2)
+    ask = harness.say("s1", "Please remember that I speak Norwegian.")
+    service.remember("I speak Norwegian.", session_id="s1", source_event_id=ask.event_id)
+    assert depths == [0, 0, 0]  # two turns and one remembered statement, no unit open
+    assert harness.statements() == [
+        "User lives in Oslo.",
+        "User uses Git.",
+        "User speaks Norwegian.",
+    ]
+
+
+def test_a_turn_arriving_while_the_model_reads_is_consolidated_not_skipped(
+    harness: Harness,
+) -> None:
+    harness.open("s1")
+    harness.say("s1", "I live in Oslo.")
+    late: list[str] = []
+
+    def arrive(_turn: Turn) -> None:
+        if not late:  # a user message lands while the extractor works on the first turn
+            late.append(harness.say("s1", "I use Git.").event_id)
+
+    extractor = _HookedExtractor(arrive)
+    result = _service(harness, extractor).run("session_close", None, "s1")
+    assert counts(result) == zero(proposed=2, committed=2)
+    assert extractor.turns[1:] == late  # each turn read once
+    assert harness.statements() == ["User lives in Oslo.", "User uses Git."]
+    again = _service(harness, DeterministicExtractor()).run("manual", None, "s1")
+    assert counts(again) == zero()
+
+
+def test_a_consolidation_that_commits_while_the_model_reads_is_not_repeated(
+    harness: Harness,
+) -> None:
+    harness.open("s1")
+    harness.say("s1", "I live in Oslo. I use Git.")
+    concurrent: list[ConsolidationResult] = []
+
+    def race(_turn: Turn) -> None:
+        if not concurrent:  # another worker consolidates the same window and commits first
+            concurrent.append(harness.service.run("idle_sweep", None, "s1"))
+
+    result = _service(harness, _HookedExtractor(race)).run("session_close", None, "s1")
+    assert counts(concurrent[0]) == zero(proposed=2, committed=2)
+    assert counts(result) == zero()  # the window moved on: nothing left to form
+    assert [b.evidence_count for b in harness.live()] == [1, 1]
+
+
+def test_turns_that_keep_arriving_stop_the_watermark_before_the_first_unread_one(
+    harness: Harness,
+) -> None:
+    harness.open("s1")
+    harness.say("s1", "I live in Oslo.")
+    languages = iter(["Dutch", "French", "German", "Italian", "Polish", "Swedish"])
+
+    def arrive(_turn: Turn) -> None:
+        harness.say("s1", f"I speak {next(languages)}.")
+
+    extractor = _HookedExtractor(arrive)
+    first = _service(harness, extractor).run("session_close", None, "s1")
+    assert first.committed == len(extractor.turns) < 6  # bounded: it stops trying
+    rest = harness.service.run("manual", None, "s1")
+    assert first.committed + rest.committed == 1 + len(extractor.turns)
+    assert len(harness.live()) == 1 + len(extractor.turns)
+    assert counts(harness.service.run("manual", None, "s1")) == zero()
 
 
 def test_bad_arguments_are_usage_errors(harness: Harness) -> None:

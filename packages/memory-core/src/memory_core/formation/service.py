@@ -1,7 +1,6 @@
 """The governed memory service: every belief enters the store through here.
 
-``run`` consolidates a session's unprocessed user events (past its formation watermark) in one
-unit of work:
+``run`` consolidates a session's unprocessed user events (past its formation watermark):
 
 1. only ``user.message.created`` events with ``user`` trust of the session's own principal are
    read (assistant, tool, memory and system events never form anything);
@@ -19,6 +18,14 @@ unit of work:
    the beliefs and one event per change (``memory.formed``, ``memory.reinforced``,
    ``memory.superseded``); event payloads carry ids and counts, never statement text.
 
+Steps 1-3 run outside any unit of work, so a provider extractor's model call holds no
+transaction and no storage lock (on PostgreSQL, the principal's advisory lock). Steps 4-6 and
+the watermark run in one unit of work, which re-reads the watermark and the window first: when
+a concurrent consolidation moved the watermark, the window it reads is the new one (extractions
+are kept per turn, so nothing is read twice); when new turns arrived, they are extracted outside
+the unit and the unit retried, at most :data:`MAX_WINDOW_ATTEMPTS` times. Everything a
+consolidation writes commits together or not at all.
+
 Scope: a session's memory forms at the session's own scope, ``project:<name>`` for a session
 opened in a project and ``general`` otherwise (portable types at ``user``). ``run`` derives it
 from the session; a caller may name it but cannot choose another one.
@@ -29,8 +36,8 @@ no refused sentence alone supports), and ``proposed == committed + reinforced + 
 ungrounded + invalid_provenance + dropped_for_ceiling + unchanged``, where *unchanged*
 (same-source no-ops) is the remainder. ``rejected`` counts only candidates matching a
 rejection the user recorded; ``ungrounded`` counts ``remember`` statements the message does
-not support. ``superseded`` counts the
-existing beliefs a change retired; ``conflicted`` stays 0 until the conflict rule lands.
+not support. ``superseded`` counts the existing beliefs a change retired; ``conflicted`` stays
+0 until the conflict rule lands.
 """
 
 from __future__ import annotations
@@ -82,6 +89,14 @@ TRIGGERS: frozenset[str] = frozenset(
     {"session_close", "idle_sweep", "manual", "replay", "remember"}
 )
 """What may start a consolidation."""
+
+MAX_WINDOW_ATTEMPTS = 3
+"""How many times ``run`` reads and extracts its window before consolidating what it has.
+
+Extraction runs outside the unit of work; when turns arrive between reading the window and
+opening the unit, the new ones are extracted (outside the unit again) and the unit retried.
+After this many attempts the consolidation commits what it read and stops its watermark before
+the first unread turn, which the next consolidation picks up."""
 
 USER_MESSAGE_EVENT = "user.message.created"
 """The only event type formation reads; its payload's ``text`` (or ``content``) is the turn."""
@@ -164,6 +179,16 @@ class _Tally:
             policy_version=self.policy_version,
             belief_ids=tuple(self.belief_ids),
         )
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Extraction:
+    """What screening and extracting one user turn gave (computed outside any unit of work)."""
+
+    refused: int = 0
+    """Units the hazard screen refused plus candidates refused on the hazard re-check."""
+    invalid_provenance: int = 0
+    candidates: tuple[Candidate, ...] = ()
 
 
 def message_text(event: Event) -> str | None:
@@ -322,22 +347,28 @@ class GovernedMemoryService:
         owner = principal or self.principal
         session = self._session(owner, session_id)
         formation_scope = _session_scope(session, requested)
-        tally = _Tally(policy_version=self.policy_version)
-        with self._storage.unit_of_work():
-            state = self._storage.formation
-            watermark = state.watermark(owner, session_id)
-            start = 0 if trigger == "replay" else watermark
-            events = self._storage.events.read_session(owner, session_id, after_sequence=start)
-            candidates = self._collect(tally, owner, session, events)
-            tally.proposed += len(candidates)
-            ceiling = self._profiles.formation.max_candidates
-            tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
-            self._apply(tally, owner, session, formation_scope, candidates[:ceiling], trigger)
-            read_up_to = max((e.sequence for e in events), default=0)
-            new_watermark = max(watermark, read_up_to, tally.last_sequence)
-            if new_watermark != watermark:
-                state.set_watermark(owner, session_id, new_watermark)
-        return tally.result()
+        extracted: dict[str, _Extraction] = {}
+        for attempt in range(1, MAX_WINDOW_ATTEMPTS + 1):
+            # Outside any unit of work: read the window, screen it and extract (a provider
+            # extractor calls its model here, holding no transaction and no storage lock).
+            _, events = self._window(owner, session_id, trigger)
+            self._extract(owner, session, events, extracted)
+            with self._storage.unit_of_work():
+                # Re-read under the unit (on PostgreSQL the principal's lock is taken here):
+                # a concurrent consolidation may have moved the watermark, and turns may have
+                # arrived, since the window was read.
+                watermark, events = self._window(owner, session_id, trigger)
+                unread = [
+                    e
+                    for e in events
+                    if is_formation_source(e, owner, session_id) and e.event_id not in extracted
+                ]
+                if not unread or attempt == MAX_WINDOW_ATTEMPTS:
+                    return self._consolidate(
+                        owner, session, formation_scope, trigger, watermark, events, extracted
+                    )
+            # The unit wrote nothing; extract the new turns outside it and try again.
+        raise AssertionError("unreachable: the last attempt always consolidates")
 
     def replay(self, session_id: str, *, principal: Principal | None = None) -> ConsolidationResult:
         """Re-consolidate a session from its first event under the current policy.
@@ -491,34 +522,96 @@ class GovernedMemoryService:
             )
         return session
 
-    def _collect(
-        self, tally: _Tally, principal: Principal, session: Session, events: Sequence[Event]
-    ) -> list[Candidate]:
+    def _window(
+        self, principal: Principal, session_id: str, trigger: str
+    ) -> tuple[int, list[Event]]:
+        """The session's watermark and the events a consolidation reads (past it, or all of
+        them for a replay), in sequence order."""
+        watermark = self._storage.formation.watermark(principal, session_id)
+        start = 0 if trigger == "replay" else watermark
+        events = self._storage.events.read_session(principal, session_id, after_sequence=start)
+        return watermark, sorted(events, key=lambda e: e.sequence)
+
+    def _extract(
+        self,
+        principal: Principal,
+        session: Session,
+        events: Sequence[Event],
+        extracted: dict[str, _Extraction],
+    ) -> None:
+        """Screen and extract every formation source in ``events`` not yet in ``extracted``."""
+        for event in events:
+            if event.event_id in extracted or not is_formation_source(event, principal, session.id):
+                continue
+            extracted[event.event_id] = self._extract_turn(event)
+
+    def _extract_turn(self, event: Event) -> _Extraction:
+        text = message_text(event)
+        if text is None:
+            return _Extraction()
+        screened = screen_turn(text)
+        if not screened.sentences:
+            return _Extraction(refused=screened.refused)
+        turn = Turn(
+            event_id=event.event_id, created_at=event.created_at, sentences=screened.sentences
+        )
+        hazardous = invalid = 0
+        kept: list[Candidate] = []
+        for candidate in self._extractor.extract(turn):
+            if is_hazardous(candidate.statement) or is_hazardous(candidate.subject):
+                hazardous += 1
+            elif not candidate.source_event_ids or set(candidate.source_event_ids) - {
+                event.event_id
+            }:
+                invalid += 1
+            else:
+                kept.append(candidate)
+        return _Extraction(
+            refused=screened.refused + hazardous,
+            invalid_provenance=invalid,
+            candidates=tuple(kept),
+        )
+
+    def _consolidate(
+        self,
+        principal: Principal,
+        session: Session,
+        scope: str,
+        trigger: str,
+        watermark: int,
+        events: Sequence[Event],
+        extracted: dict[str, _Extraction],
+    ) -> ConsolidationResult:
+        """Apply the window's extractions and advance the watermark (inside the unit).
+
+        Should a turn of the window still be unread (turns kept arriving), the window stops
+        just before it: the watermark never passes a turn nothing has read.
+        """
+        tally = _Tally(policy_version=self.policy_version)
         candidates: list[Candidate] = []
-        for event in sorted(events, key=lambda e: e.sequence):
-            if not is_formation_source(event, principal, session.id):
-                continue
-            text = message_text(event)
-            if text is None:
-                continue
-            screened = screen_turn(text)
-            tally.refused_hazard += screened.refused
-            if not screened.sentences:
-                continue
-            turn = Turn(
-                event_id=event.event_id, created_at=event.created_at, sentences=screened.sentences
-            )
-            for candidate in self._extractor.extract(turn):
-                if is_hazardous(candidate.statement) or is_hazardous(candidate.subject):
-                    tally.refused_hazard += 1
-                elif not candidate.source_event_ids or set(candidate.source_event_ids) - {
-                    event.event_id
-                }:
-                    tally.proposed += 1
-                    tally.invalid_provenance += 1
-                else:
-                    candidates.append(candidate)
-        return candidates
+        read_up_to = watermark
+        complete = True
+        for event in events:
+            if is_formation_source(event, principal, session.id):
+                extraction = extracted.get(event.event_id)
+                if extraction is None:
+                    complete = False
+                    break
+                tally.refused_hazard += extraction.refused
+                tally.invalid_provenance += extraction.invalid_provenance
+                tally.proposed += extraction.invalid_provenance
+                candidates.extend(extraction.candidates)
+            read_up_to = max(read_up_to, event.sequence)
+        tally.proposed += len(candidates)
+        ceiling = self._profiles.formation.max_candidates
+        tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
+        self._apply(tally, principal, session, scope, candidates[:ceiling], trigger)
+        # The memory events just written belong to this session too: skip past them, unless
+        # an unread turn precedes them.
+        new_watermark = max(read_up_to, tally.last_sequence) if complete else read_up_to
+        if new_watermark != watermark:
+            self._storage.formation.set_watermark(principal, session.id, new_watermark)
+        return tally.result()
 
     def _remember_candidates(self, statement: str, source: Event) -> list[Candidate]:
         sentences = tuple(split_sentences(first_person(statement)))
