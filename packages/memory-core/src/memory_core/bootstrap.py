@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from memory_core.clock import Clock, FixedClock, SystemClock, require_aware
 from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, RecallTrace
@@ -72,7 +72,13 @@ DEFAULT_PRINCIPAL = Principal("default", "default")
 
 _BACKEND_PACKAGES = {"postgres": "memory-store-pg"}
 
-StorageFactory = Callable[[str | None], Storage]
+
+class StorageFactory(Protocol):
+    """What a ``memory_core.storage`` entry point loads: a callable building the tier."""
+
+    def __call__(self, database_url: str | None, *, upgrade_schema: bool = False) -> Storage:
+        """Build the storage tier; with ``upgrade_schema`` apply pending migrations first."""
+        ...
 
 
 def _require_enforceable_cost_limit(model: Model | None, policy: PolicyProfile) -> None:
@@ -107,8 +113,13 @@ def _storage_entry_points(name: str) -> list[EntryPoint]:
     return sorted(found, key=lambda ep: (ep.value, ep.name))
 
 
-def resolve_storage(name: str, database_url: str | None = None) -> Storage:
+def resolve_storage(
+    name: str, database_url: str | None = None, *, upgrade_schema: bool = False
+) -> Storage:
     """Build the named storage tier: ``"memory"`` or a backend from the entry-point group.
+
+    ``upgrade_schema`` asks a database backend to apply its pending migrations first (without
+    it, a schema behind the package is refused with ``StorageUnavailableError``).
 
     Raises:
         UsageError: ``database_url`` was passed for the in-memory tier, or the name is empty.
@@ -135,7 +146,8 @@ def resolve_storage(name: str, database_url: str | None = None) -> Storage:
             f"storage backend {name!r} is installed but failed to import ({exc}); "
             f"reinstall {package}"
         ) from exc
-    return factory(database_url or os.environ.get(DATABASE_URL_ENV))
+    url = database_url or os.environ.get(DATABASE_URL_ENV)
+    return factory(url, upgrade_schema=True) if upgrade_schema else factory(url)
 
 
 class MemoryAPI:
@@ -341,6 +353,7 @@ def build(
     *,
     storage: str | Storage = "memory",
     database_url: str | None = None,
+    upgrade_schema: bool = False,
     script: FakeModelScript | None = None,
     model: Model | None = None,
     principal: Principal | None = None,
@@ -365,6 +378,8 @@ def build(
         storage: ``"memory"`` (default), a backend name resolved through the
             ``memory_core.storage`` entry-point group (``"postgres"``), or a ``Storage``.
         database_url: URL for a database backend (else ``MEMORY_DATABASE_URL``).
+        upgrade_schema: Let a database backend apply its pending migrations first (the
+            ``agent db upgrade`` path); without it a schema behind the package is refused.
         script: Answer runs with a ``ScriptedModel`` over this script.
         model: Answer runs with this model (exclusive with ``script``). Without either, memory
             works but ``runs.submit`` refuses to run. A model that reports its price unknown
@@ -465,7 +480,7 @@ def build(
             timer=timer,
             completion_hooks=completion_hooks,
         )
-    tier = resolve_storage(storage, database_url)
+    tier = resolve_storage(storage, database_url, upgrade_schema=upgrade_schema)
     try:
         return _wire(
             tier,
