@@ -2,9 +2,11 @@
 
 The rules run in order and the first that applies decides:
 
-1. **same source**: a belief (any status) already states this candidate from the same source
-   events; nothing changes. This makes consolidation idempotent and makes a replay of an old
-   session unable to revert what later sessions superseded.
+1. **same source**: a belief (any status) in the scope the candidate forms at already states
+   it from the same source events; nothing changes. This makes consolidation idempotent and
+   makes a replay of an old session unable to revert what later sessions superseded. (Formation
+   derives that scope from the session and the belief type, so every belief formed or
+   reinforced from a session's events is in the scope its candidates form at.)
 2. **duplicate**: a live belief in the same scope states the same thing; it is reinforced.
 3. *(conflict: arrives with the lifecycle work. It slots in here, between duplicate and
    contradiction, as one more* :data:`ResolutionRule` *plus a* ``"conflict"`` *resolution
@@ -58,15 +60,48 @@ class Resolution:
     targets: tuple[str, ...] = ()
 
 
+SlotKey = tuple[str, str, str]
+"""(scope, belief type, normalized subject): the beliefs an exclusive value competes with."""
+
+
+def slot_of(belief: Belief) -> SlotKey:
+    """The slot of a stored belief."""
+    return (belief.scope, belief.belief_type.value, normalize_key(belief.subject))
+
+
+def _in_store_order(beliefs: dict[str, Belief] | None) -> list[Belief]:
+    if not beliefs:
+        return []
+    return sorted(beliefs.values(), key=lambda b: (b.store_position, b.id))
+
+
 class Ledger:
-    """The principal's beliefs as one consolidation sees them, updated as it writes."""
+    """The beliefs one consolidation resolves against, updated as it writes.
+
+    Indexed once, by matching key and by slot, and kept indexed as the consolidation puts
+    beliefs, so a rule reads only the few beliefs that can concern its candidate. The ledger
+    holds whatever it is given: the governed service loads, for a batch of candidates, the
+    beliefs of any status that share a candidate's type, scope and subject (see
+    ``GovernedMemoryService``); handing it every belief of the principal gives the same
+    decisions.
+    """
 
     def __init__(self, beliefs: Iterable[Belief]) -> None:
-        self._beliefs: dict[str, Belief] = {b.id: b for b in beliefs}
+        self._beliefs: dict[str, Belief] = {}
+        self._by_key: dict[BeliefKey, dict[str, Belief]] = {}
+        self._by_slot: dict[SlotKey, dict[str, Belief]] = {}
+        for belief in beliefs:
+            self.put(belief)
 
     def put(self, belief: Belief) -> None:
         """Record a belief the consolidation inserted or updated."""
+        previous = self._beliefs.get(belief.id)
+        if previous is not None:
+            self._by_key[key_of(previous)].pop(previous.id, None)
+            self._by_slot[slot_of(previous)].pop(previous.id, None)
         self._beliefs[belief.id] = belief
+        self._by_key.setdefault(key_of(belief), {})[belief.id] = belief
+        self._by_slot.setdefault(slot_of(belief), {})[belief.id] = belief
 
     def get(self, belief_id: str) -> Belief:
         """The belief with this id (it must be in the ledger)."""
@@ -74,19 +109,16 @@ class Ledger:
 
     def all(self) -> list[Belief]:
         """Every belief, in store-position order (ties broken by id)."""
-        return sorted(self._beliefs.values(), key=lambda b: (b.store_position, b.id))
+        return _in_store_order(self._beliefs)
+
+    def with_key(self, key: BeliefKey) -> list[Belief]:
+        """Beliefs (any status, any scope) with this matching key, in store order."""
+        return _in_store_order(self._by_key.get(key))
 
     def live(self, *, scope: str, belief_type: str, subject: str) -> list[Belief]:
         """Live beliefs of one scope, type and normalized subject, in store order."""
-        wanted_subject = normalize_key(subject)
-        return [
-            b
-            for b in self.all()
-            if b.is_live
-            and b.scope == scope
-            and b.belief_type.value == belief_type
-            and normalize_key(b.subject) == wanted_subject
-        ]
+        slot = (scope, belief_type, normalize_key(subject))
+        return [b for b in _in_store_order(self._by_slot.get(slot)) if b.is_live]
 
 
 ResolutionRule = Callable[[Candidate, str, Ledger], Resolution | None]
@@ -94,12 +126,12 @@ ResolutionRule = Callable[[Candidate, str, Ledger], Resolution | None]
 
 
 def same_source(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
-    """Any belief already carrying this statement from these very source events."""
-    key = candidate_key(candidate)
+    """Any belief (any status) in the candidate's scope already carrying this statement from
+    these very source events."""
     sources = set(candidate.source_event_ids)
-    for belief in ledger.all():
+    for belief in ledger.with_key(candidate_key(candidate)):
         if (
-            key_of(belief) == key
+            belief.scope == scope
             and belief.polarity == candidate.polarity
             and sources <= set(belief.source_event_ids)
         ):
@@ -173,10 +205,12 @@ __all__ = [
     "ResolutionKind",
     "ResolutionRule",
     "Resolver",
+    "SlotKey",
     "belief_key",
     "candidate_key",
     "contradiction",
     "duplicate",
     "key_of",
     "same_source",
+    "slot_of",
 ]

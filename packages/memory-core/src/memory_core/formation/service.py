@@ -50,6 +50,7 @@ from typing import assert_never
 
 from memory_core.clock import Clock
 from memory_core.domain import (
+    LIVE_STATUSES,
     PORTABLE_TYPES,
     USER_SCOPE,
     Belief,
@@ -58,6 +59,7 @@ from memory_core.domain import (
     Event,
     JsonValue,
     Principal,
+    RecallQuery,
     Rejection,
     Session,
     Trust,
@@ -65,7 +67,7 @@ from memory_core.domain import (
     validate_scope,
 )
 from memory_core.errors import NotFoundError, UsageError
-from memory_core.formation._text import base_form, collapse, split_sentences
+from memory_core.formation._text import base_form, collapse, normalize_key, split_sentences
 from memory_core.formation.extractor import (
     Candidate,
     DeterministicExtractor,
@@ -79,6 +81,7 @@ from memory_core.formation.resolver import (
     Resolver,
     belief_key,
     candidate_key,
+    key_of,
 )
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
@@ -89,6 +92,10 @@ TRIGGERS: frozenset[str] = frozenset(
     {"session_close", "idle_sweep", "manual", "replay", "remember"}
 )
 """What may start a consolidation."""
+
+LEDGER_SEARCH_LIMIT = 256
+"""The first row limit of the search that loads a consolidation's ledger (it grows until the
+search returns fewer rows than asked)."""
 
 MAX_WINDOW_ATTEMPTS = 3
 """How many times ``run`` reads and extracts its window before consolidating what it has.
@@ -470,13 +477,16 @@ class GovernedMemoryService:
             )
             if belief.status is BeliefStatus.REJECTED:
                 return belief
-            key = belief_key(belief.belief_type.value, belief.subject, belief.statement)
-            same = [
-                b
-                for b in self._storage.memories.list_beliefs(owner)
-                if b.id == belief.id
-                or (b.is_live and belief_key(b.belief_type.value, b.subject, b.statement) == key)
-            ]
+            # Copies may live in any scope (the same fact in two projects), so this reads the
+            # principal's live beliefs: one pass, the key computed only for the same type.
+            key = key_of(belief)
+            copies = {
+                b.id: b
+                for b in self._storage.memories.list_beliefs(owner, LIVE_STATUSES)
+                if b.belief_type is belief.belief_type and key_of(b) == key
+            }
+            copies[belief.id] = belief
+            same = sorted(copies.values(), key=lambda b: (b.store_position, b.id))
             rejected: Belief | None = None
             for target in same:
                 updated = self._storage.memories.update(
@@ -646,16 +656,21 @@ class GovernedMemoryService:
         candidates: Sequence[Candidate],
         trigger: str,
     ) -> None:
+        if not candidates:
+            return
         rejected = {
             belief_key(r.belief_type.value, r.subject, r.statement)
             for r in self._storage.formation.rejections(principal)
         }
-        ledger = Ledger(self._storage.memories.list_beliefs(principal))
-        for candidate in candidates:
+        targets = [
+            (candidate, USER_SCOPE if candidate.belief_type in PORTABLE_TYPES else scope)
+            for candidate in candidates
+        ]
+        ledger = self._ledger(principal, targets)
+        for candidate, target_scope in targets:
             if candidate_key(candidate) in rejected:
                 tally.rejected += 1
                 continue
-            target_scope = USER_SCOPE if candidate.belief_type in PORTABLE_TYPES else scope
             decision = self._resolver.resolve(candidate, target_scope, ledger)
             match decision.kind:
                 case "same_source":
@@ -681,6 +696,34 @@ class GovernedMemoryService:
                     self._form(tally, principal, session, ledger, candidate, target_scope, trigger)
                 case _:
                     assert_never(decision.kind)
+
+    def _ledger(self, principal: Principal, targets: Sequence[tuple[Candidate, str]]) -> Ledger:
+        """The beliefs resolving ``targets`` (candidate, scope it forms at) can touch.
+
+        Every rule reads beliefs of the candidate's type, in the scope it forms at, whose
+        normalized subject is the candidate's (any status: the same-source rule reads retired
+        beliefs too). One store search finds a superset: those types and scopes, any status,
+        matching a candidate's subject by name or holding all of its words (which catches a
+        stored subject differing only in trailing punctuation); the ledger's indexes narrow it.
+        The search is repeated with a larger limit until it returns fewer rows than asked.
+        """
+        subjects = sorted(
+            {v for c, _ in targets for v in (collapse(c.subject), normalize_key(c.subject))}
+        )
+        query = RecallQuery(
+            principal=principal,
+            scopes=tuple(sorted({scope for _, scope in targets})),
+            statuses=frozenset(BeliefStatus),
+            terms=tuple(subjects),
+            subjects=tuple(subjects),
+            belief_types=frozenset(c.belief_type for c, _ in targets),
+            limit=LEDGER_SEARCH_LIMIT,
+        )
+        while True:
+            found = self._storage.memories.search(query)
+            if len(found) < query.limit:
+                return Ledger(found)
+            query = query.model_copy(update={"limit": query.limit * 4})
 
     def _form(
         self,
