@@ -20,7 +20,9 @@ from memory_core import (
     Storage,
 )
 from memory_core.domain import PORTABLE_TYPES
-from memory_core.formation import Candidate, Ledger, Resolver
+from memory_core.formation import Candidate, Ledger, Resolver, grounded
+from memory_core.formation.provider import novel_content_words, retracted_object
+from memory_core.formation.resolver import GROUNDING_FILLER, content_words
 
 Harness = Any
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -235,3 +237,20 @@ def test_consolidation_loads_only_beliefs_that_share_a_candidates_subject(
     harness.say("s1", "I live in Seattle.")
     assert harness.service.run("manual", None, "s1").superseded == 1
     assert loaded == [0, 1]  # only the belief the new home location replaces
+
+
+def test_one_content_word_rule_serves_resolution_grounding_and_the_provider() -> None:
+    statement = "The team's user decided to use Postgres, didn't it?"
+    assert content_words(statement) == {"team", "decided", "use", "postgres", "didn"}
+    assert content_words(statement, filler=GROUNDING_FILLER) == {
+        "decided",
+        "use",
+        "postgres",
+        "didn",
+    }
+    # grounding ignores the "User"/"The team" lead on both sides, so a lead alone never grounds
+    assert not grounded("The team decided.", "Our team is great.")
+    assert grounded("The team uses Jira.", "We use Jira.")
+    assert novel_content_words("The team adopted Jira.", "We use Jira.") == ["adopt"]
+    assert retracted_object("apple watch", "User no longer uses an Apple Watch.") == "apple watch"
+    assert retracted_object("team lunch", "User no longer joins the team lunch.") == "team lunch"

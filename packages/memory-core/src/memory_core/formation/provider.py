@@ -44,6 +44,7 @@ from memory_core.domain import Authority, BeliefType, Polarity
 from memory_core.formation._text import collapse, normalize_key, split_sentences
 from memory_core.formation.extractor import Candidate, Turn, sentence_forms_nothing
 from memory_core.formation.hazards import is_hazardous
+from memory_core.formation.resolver import GROUNDING_FILLER, content_words
 from memory_core.formation.service import grounded
 from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.runtime.model import (
@@ -53,7 +54,6 @@ from memory_core.runtime.model import (
     PermanentModelError,
     TransientModelError,
 )
-from memory_core.tokenizer import STOPWORDS, tokenize
 
 PROVIDER_CANDIDATE_CONFIDENCE = 0.7
 """Confidence of a belief a model extracted (an inference, below a direct user statement)."""
@@ -278,7 +278,6 @@ def _enum_value(kind: type[_E], raw: str, name: str) -> _E:
 
 
 _SUFFIXES = ("ing", "ed", "es", "s", "e")
-_GROUNDING_FILLER = frozenset({"user", "team", "s"})
 
 
 def _stem(word: str) -> str:
@@ -290,9 +289,7 @@ def _stem(word: str) -> str:
 
 
 def _stems(text: str) -> frozenset[str]:
-    return frozenset(
-        _stem(t) for t in tokenize(text) if t not in STOPWORDS and t not in _GROUNDING_FILLER
-    )
+    return frozenset(_stem(t) for t in content_words(text, filler=GROUNDING_FILLER))
 
 
 def novel_content_words(statement: str, source_text: str) -> list[str]:
@@ -468,10 +465,6 @@ _RETRACTION_WORDS = re.compile(
 )
 
 
-def _content(text: str) -> frozenset[str]:
-    return frozenset(t for t in tokenize(text) if t not in STOPWORDS and t != "user")
-
-
 def retracted_object(subject: str, statement: str) -> str:
     """What a retraction withdraws, for the resolver's contradiction rule.
 
@@ -479,7 +472,7 @@ def retracted_object(subject: str, statement: str) -> str:
     Watch.``); otherwise the statement without its lead and retraction words (``lives in
     Seattle`` for a ``home location`` retraction), so it matches the assertion it withdraws.
     """
-    if _content(subject) and _content(subject) <= _content(statement):
+    if content_words(subject) and content_words(subject) <= content_words(statement):
         return subject
     return collapse(_RETRACTION_WORDS.sub(" ", statement))
 

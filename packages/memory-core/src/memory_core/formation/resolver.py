@@ -37,6 +37,24 @@ ResolutionKind = Literal["same_source", "duplicate", "contradiction", "new"]
 """Decisions formation@5 makes (the conflict rule adds ``"conflict"``)."""
 
 
+STATEMENT_FILLER: frozenset[str] = frozenset({"user"})
+"""The word every stored statement is written around (``User ...``): never content."""
+
+GROUNDING_FILLER: frozenset[str] = STATEMENT_FILLER | {"team"}
+"""Statement filler plus the ``The team ...`` lead: what grounding a statement in the user's
+words ignores (the user's message never says either)."""
+
+
+def content_words(text: str, *, filler: frozenset[str] = STATEMENT_FILLER) -> frozenset[str]:
+    """The lexemes of ``text`` that carry content: stopwords and ``filler`` words dropped.
+
+    The one content-word rule of formation: the contradiction rule and a retraction's object
+    use the default filler; grounding (``grounded``, the provider's novel-word check) passes
+    :data:`GROUNDING_FILLER`.
+    """
+    return frozenset(t for t in tokenize(text) if t not in STOPWORDS and t not in filler)
+
+
 def belief_key(belief_type: str, subject: str, statement: str) -> BeliefKey:
     """The normalized matching key of a belief or candidate."""
     return (normalize_key(belief_type), normalize_key(subject), normalize_key(statement))
@@ -150,10 +168,6 @@ def duplicate(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | 
     return None
 
 
-def _content(text: str) -> frozenset[str]:
-    return frozenset(t for t in tokenize(text) if t not in STOPWORDS and t != "user")
-
-
 def contradiction(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
     """Live beliefs the candidate replaces.
 
@@ -165,11 +179,11 @@ def contradiction(candidate: Candidate, scope: str, ledger: Ledger) -> Resolutio
         scope=scope, belief_type=candidate.belief_type.value, subject=candidate.subject
     )
     if candidate.polarity is Polarity.RETRACT:
-        withdrawn = _content(candidate.retracts or candidate.subject)
+        withdrawn = content_words(candidate.retracts or candidate.subject)
         targets = tuple(
             b.id
             for b in peers
-            if b.polarity is Polarity.ASSERT and withdrawn <= _content(b.statement)
+            if b.polarity is Polarity.ASSERT and withdrawn <= content_words(b.statement)
         )
     elif candidate.exclusive:
         targets = tuple(b.id for b in peers)
@@ -199,6 +213,8 @@ class Resolver:
 
 __all__ = [
     "DEFAULT_RULES",
+    "GROUNDING_FILLER",
+    "STATEMENT_FILLER",
     "BeliefKey",
     "Ledger",
     "Resolution",
@@ -208,6 +224,7 @@ __all__ = [
     "SlotKey",
     "belief_key",
     "candidate_key",
+    "content_words",
     "contradiction",
     "duplicate",
     "key_of",

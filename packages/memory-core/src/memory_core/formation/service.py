@@ -77,16 +77,18 @@ from memory_core.formation.extractor import (
 )
 from memory_core.formation.hazards import HazardKind, find_hazards, is_hazardous, screen_turn
 from memory_core.formation.resolver import (
+    GROUNDING_FILLER,
     Ledger,
     Resolver,
     belief_key,
     candidate_key,
+    content_words,
     key_of,
 )
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
-from memory_core.tokenizer import STOPWORDS, lexemes, tokenize
+from memory_core.tokenizer import lexemes
 
 TRIGGERS: frozenset[str] = frozenset(
     {"session_close", "idle_sweep", "manual", "replay", "remember"}
@@ -252,12 +254,6 @@ def statement_subject(statement: str) -> str:
     return " ".join(words[:3]).casefold()
 
 
-def _content(text: str) -> frozenset[str]:
-    return frozenset(
-        t for t in tokenize(text) if t not in STOPWORDS and t not in ("user", "team", "s")
-    )
-
-
 def grounded(statement: str, source_text: str) -> bool:
     """True when a statement is supported by its source text.
 
@@ -272,7 +268,10 @@ def grounded(statement: str, source_text: str) -> bool:
         named = bare[:1].isupper() or any(c.isdigit() for c in bare)
         if named and bare.casefold() not in ("user", "user's") and not lexemes(bare) <= source:
             return False
-    return bool(_content(statement) & _content(source_text))
+    return bool(
+        content_words(statement, filler=GROUNDING_FILLER)
+        & content_words(source_text, filler=GROUNDING_FILLER)
+    )
 
 
 class GovernedMemoryService:
