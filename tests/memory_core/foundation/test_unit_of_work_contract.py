@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -245,3 +246,76 @@ def test_an_outer_failure_undoes_a_completed_inner_unit(
     with pytest.raises(Boom):
         fail_inside_unit(storage, completed_inner_unit)
     assert observe(storage, alice, seeded, extra) == before
+
+
+def test_a_failed_unit_keeps_another_threads_write_and_never_reuses_a_sequence(
+    storage: Storage, alice: Principal, bob: Principal, make_event: Callable[..., Event]
+) -> None:
+    alice_event = make_event(alice)
+    bob_event = make_event(bob, session_id="s-bob")
+    bob_started = threading.Event()
+    bob_appended: list[Event] = []
+    alice_appended: list[Event] = []
+
+    def bob_writes() -> None:  # another principal, outside any unit of work
+        bob_started.set()
+        bob_appended.append(storage.events.append(bob_event))
+
+    bob_thread = threading.Thread(target=bob_writes)
+
+    def alice_unit() -> None:
+        alice_appended.append(storage.events.append(alice_event))
+        bob_thread.start()
+        bob_started.wait()
+        # PostgreSQL lets bob commit now (another principal's lock); the in-memory tier makes
+        # him wait for the unit to end. Either way his write must survive alice's rollback.
+        bob_thread.join(timeout=0.2)
+
+    with pytest.raises(Boom):
+        fail_inside_unit(storage, alice_unit)
+    bob_thread.join()
+
+    assert storage.events.get(alice, alice_event.event_id) is None
+    [bob_stamped] = bob_appended
+    assert storage.events.get(bob, bob_event.event_id) == bob_stamped
+    rolled_back = alice_appended[0].sequence
+    assert bob_stamped.sequence != rolled_back
+    after = storage.events.append(make_event(bob, session_id="s-bob"))
+    assert after.sequence > max(bob_stamped.sequence, rolled_back)
+    assert storage.events.page(bob) == [bob_stamped, after]
+    assert storage.events.read_session(bob, "s-bob") == [bob_stamped, after]
+    assert storage.events.page(alice) == []
+
+
+def test_a_failed_unit_restores_the_order_of_updated_beliefs(
+    storage: Storage, alice: Principal, make_belief: Callable[..., Belief]
+) -> None:
+    first, second, third = (
+        storage.memories.put(make_belief(alice, statement=f"User drinks tea number {i}."))
+        for i in range(3)
+    )
+    query = RecallQuery(principal=alice, scopes=("user",), statuses=frozenset(BeliefStatus))
+    lexical = RecallQuery(principal=alice, scopes=("user",), terms=("tea", "coffee"), limit=2)
+    before = (
+        storage.memories.list_beliefs(alice),
+        storage.memories.search(query),
+        storage.memories.search(lexical),
+        storage.memories.head_position(alice),
+    )
+
+    def rewrite() -> None:
+        storage.memories.update(first.model_copy(update={"statement": "User drinks coffee."}))
+        storage.memories.update(second.model_copy(update={"status": BeliefStatus.RETIRED}))
+        storage.memories.update(first.model_copy(update={"statement": "User drinks water."}))
+        storage.memories.put(make_belief(alice, statement="User drinks coffee too."))
+
+    with pytest.raises(Boom):
+        fail_inside_unit(storage, rewrite)
+    after = (
+        storage.memories.list_beliefs(alice),
+        storage.memories.search(query),
+        storage.memories.search(lexical),
+        storage.memories.head_position(alice),
+    )
+    assert after == before
+    assert [b.id for b in after[1]] == [third.id, second.id, first.id]

@@ -7,12 +7,12 @@ any-term whole-lexeme semantics the PostgreSQL adapter implements.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, Protocol
 
 from memory_core.clock import require_aware
 from memory_core.domain import (
@@ -46,11 +46,51 @@ def _check_limit(limit: int, what: str) -> None:
         raise UsageError(f"{what} limit must be >= 0, got {limit}; pass a row count of 0 or more")
 
 
+class _UnitLog:
+    """The lock and the undo log one tier's adapters share.
+
+    Every read and write of every adapter takes ``lock``; an open unit of work holds it from
+    start to end, so a unit is serialised against all other access (no other thread sees its
+    writes before it ends, nor writes while it is open). While a unit is open, each mutation
+    records how to undo itself; an exception leaving a unit runs its undo steps newest first.
+    Nested units are savepoints: each remembers where its steps begin in the log. Sequence
+    and position counters are not rolled back: like PostgreSQL sequences, numbers a
+    rolled-back unit drew leave gaps and are never reused.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self._undo: list[Callable[[], object]] = []
+        self._savepoints: list[int] = []
+
+    def record(self, undo: Callable[[], object]) -> None:
+        """Remember how to undo the mutation just made (a no-op outside a unit of work)."""
+        if self._savepoints:
+            self._undo.append(undo)
+
+    @contextmanager
+    def unit(self) -> Iterator[None]:
+        """Hold the lock for the block; an exception undoes the block's mutations."""
+        with self.lock:
+            self._savepoints.append(len(self._undo))
+            try:
+                yield
+            except BaseException:
+                start = self._savepoints.pop()
+                while len(self._undo) > start:
+                    self._undo.pop()()
+                raise
+            self._savepoints.pop()
+            if not self._savepoints:
+                self._undo.clear()  # the outermost unit committed: nothing left to undo
+
+
 class InMemoryEventLog:
     """Event log kept in a list per principal."""
 
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
+    def __init__(self, unit_log: _UnitLog | None = None) -> None:
+        self._units = unit_log or _UnitLog()
+        self._lock = self._units.lock
         self._sequence = 0
         self._by_principal: dict[_Key, list[Event]] = defaultdict(list)
         self._by_id: dict[str, Event] = {}
@@ -62,13 +102,22 @@ class InMemoryEventLog:
                 raise DuplicateIdError("event", event.event_id)
             self._sequence += 1
             stamped = event.model_copy(update={"sequence": self._sequence})
-            self._by_principal[_key(stamped.principal)].append(stamped)
+            owned = self._by_principal[_key(stamped.principal)]
+            owned.append(stamped)
             self._by_id[stamped.event_id] = stamped
+
+            def undo() -> None:
+                # undone newest first, so the event is the last of its principal's list
+                owned.pop()
+                del self._by_id[stamped.event_id]
+
+            self._units.record(undo)
             return stamped
 
     def get(self, principal: Principal, event_id: str) -> Event | None:
         """Return the principal's event, or ``None`` (another principal's id is invisible)."""
-        event = self._by_id.get(event_id)
+        with self._lock:
+            event = self._by_id.get(event_id)
         return event if event is not None and event.principal == principal else None
 
     def read_session(
@@ -106,23 +155,13 @@ class InMemoryEventLog:
                     break
         return out
 
-    def _state(self) -> Any:
-        return (
-            self._sequence,
-            {k: list(v) for k, v in self._by_principal.items()},
-            dict(self._by_id),
-        )
-
-    def _restore(self, state: Any) -> None:
-        self._sequence, by_principal, self._by_id = state
-        self._by_principal = defaultdict(list, by_principal)
-
 
 class InMemorySessionStore:
     """Sessions kept in a dict."""
 
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
+    def __init__(self, unit_log: _UnitLog | None = None) -> None:
+        self._units = unit_log or _UnitLog()
+        self._lock = self._units.lock
         self._sessions: dict[str, Session] = {}
 
     def create(self, session: Session) -> Session:
@@ -131,11 +170,13 @@ class InMemorySessionStore:
             if session.id in self._sessions:
                 raise DuplicateIdError("session", session.id)
             self._sessions[session.id] = session
+            self._units.record(functools.partial(self._sessions.pop, session.id))
             return session
 
     def get(self, principal: Principal, session_id: str) -> Session | None:
         """Return the principal's session, or ``None``."""
-        session = self._sessions.get(session_id)
+        with self._lock:
+            session = self._sessions.get(session_id)
         return session if session is not None and session.principal == principal else None
 
     def update(self, session: Session) -> Session:
@@ -145,6 +186,7 @@ class InMemorySessionStore:
             if current is None or current.principal != session.principal:
                 raise NotFoundError(f"session {session.id} does not exist for this principal")
             self._sessions[session.id] = session
+            self._units.record(functools.partial(self._sessions.__setitem__, current.id, current))
             return session
 
     def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
@@ -160,12 +202,6 @@ class InMemorySessionStore:
         idle.sort(key=lambda s: (s.last_activity_at, s.id))
         return idle[:limit]
 
-    def _state(self) -> Any:
-        return dict(self._sessions)
-
-    def _restore(self, state: Any) -> None:
-        self._sessions = state
-
 
 class InMemoryMemoryStore:
     """Beliefs with a per-principal inverted index (lexeme -> ids) and subject index.
@@ -175,8 +211,9 @@ class InMemoryMemoryStore:
     them backwards and stops at its limit instead of sorting the principal's whole store.
     """
 
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
+    def __init__(self, unit_log: _UnitLog | None = None) -> None:
+        self._units = unit_log or _UnitLog()
+        self._lock = self._units.lock
         self._position = 0
         self._beliefs: dict[str, Belief] = {}
         self._by_principal: dict[_Key, dict[str, Belief]] = defaultdict(dict)
@@ -189,9 +226,20 @@ class InMemoryMemoryStore:
         stamped = Belief.model_validate(
             {**belief.model_dump(), "store_position": self._position + 1}
         )
-        self._position += 1
-        self._head[_key(belief.principal)] = self._position
+        self._position += 1  # never rolled back: a rolled-back position leaves a gap
         return stamped
+
+    def _move_head(self, key: _Key, position: int) -> None:
+        previous = self._head.get(key)
+        self._head[key] = position
+
+        def undo() -> None:
+            if previous is None:
+                del self._head[key]
+            else:
+                self._head[key] = previous
+
+        self._units.record(undo)
 
     def _index(self, belief: Belief) -> None:
         key = _key(belief.principal)
@@ -211,9 +259,19 @@ class InMemoryMemoryStore:
             if belief.id in self._beliefs:
                 raise DuplicateIdError("belief", belief.id)
             stamped = self._stamp(belief)
+            key = _key(stamped.principal)
+            owned = self._by_principal[key]
             self._beliefs[stamped.id] = stamped
-            self._by_principal[_key(stamped.principal)][stamped.id] = stamped
+            owned[stamped.id] = stamped
             self._index(stamped)
+
+            def undo() -> None:
+                self._unindex(stamped)
+                del owned[stamped.id]
+                del self._beliefs[stamped.id]
+
+            self._units.record(undo)
+            self._move_head(key, stamped.store_position)
             return stamped
 
     def update(self, belief: Belief) -> Belief:
@@ -223,17 +281,29 @@ class InMemoryMemoryStore:
             if current is None or current.principal != belief.principal:
                 raise NotFoundError(f"belief {belief.id} does not exist for this principal")
             stamped = self._stamp(belief)
+            key = _key(stamped.principal)
+            owned = self._by_principal[key]
             self._unindex(current)
             self._beliefs[stamped.id] = stamped
-            owned = self._by_principal[_key(stamped.principal)]
             del owned[stamped.id]  # re-inserted last: the newest position is last
             owned[stamped.id] = stamped
             self._index(stamped)
+
+            def undo() -> None:
+                self._unindex(stamped)
+                del owned[stamped.id]
+                self._beliefs[current.id] = current
+                _insert_in_position_order(owned, current)
+                self._index(current)
+
+            self._units.record(undo)
+            self._move_head(key, stamped.store_position)
             return stamped
 
     def get(self, principal: Principal, belief_id: str) -> Belief | None:
         """Return the principal's belief, or ``None``."""
-        belief = self._beliefs.get(belief_id)
+        with self._lock:
+            belief = self._beliefs.get(belief_id)
         return belief if belief is not None and belief.principal == principal else None
 
     def list_beliefs(
@@ -297,20 +367,22 @@ class InMemoryMemoryStore:
 
     def head_position(self, principal: Principal) -> int:
         """The newest position the principal has written; 0 if none."""
-        return self._head.get(_key(principal), 0)
+        with self._lock:
+            return self._head.get(_key(principal), 0)
 
-    def _state(self) -> Any:
-        return (self._position, dict(self._beliefs), dict(self._head))
 
-    def _restore(self, state: Any) -> None:
-        # Restores are rare (a failed unit of work), so the indexes are rebuilt, not saved.
-        self._position, self._beliefs, self._head = state
-        self._by_principal = defaultdict(dict)
-        self._lexemes = defaultdict(lambda: defaultdict(set))
-        self._subjects = defaultdict(lambda: defaultdict(set))
-        for belief in sorted(self._beliefs.values(), key=lambda b: b.store_position):
-            self._by_principal[_key(belief.principal)][belief.id] = belief
-            self._index(belief)
+def _insert_in_position_order(owned: dict[str, Belief], belief: Belief) -> None:
+    """Put ``belief`` back into ``owned`` (kept in store-position order), in place.
+
+    Only an undone update needs this (rare: a failed unit of work), so a belief older than
+    the newest is placed by rebuilding the principal's order.
+    """
+    if not owned or next(reversed(owned.values())).store_position < belief.store_position:
+        owned[belief.id] = belief
+        return
+    rows = sorted([*owned.values(), belief], key=lambda b: b.store_position)
+    owned.clear()
+    owned.update((b.id, b) for b in rows)
 
 
 _NO_IDS: frozenset[str] = frozenset()
@@ -363,9 +435,15 @@ def _passes(belief: Belief, query: RecallQuery, scopes: frozenset[str]) -> bool:
 class InMemoryTraceStore:
     """Recall traces kept in a dict."""
 
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
+    def __init__(self, unit_log: _UnitLog | None = None) -> None:
+        self._units = unit_log or _UnitLog()
+        self._lock = self._units.lock
         self._traces: dict[str, RecallTrace] = {}
+
+    def _replace(self, trace: RecallTrace) -> None:
+        previous = self._traces[trace.trace_id]
+        self._traces[trace.trace_id] = trace
+        self._units.record(functools.partial(self._traces.__setitem__, trace.trace_id, previous))
 
     def record(self, trace: RecallTrace) -> RecallTrace:
         """Store a new trace."""
@@ -373,11 +451,13 @@ class InMemoryTraceStore:
             if trace.trace_id in self._traces:
                 raise DuplicateIdError("trace", trace.trace_id)
             self._traces[trace.trace_id] = trace
+            self._units.record(functools.partial(self._traces.pop, trace.trace_id))
             return trace
 
     def get(self, principal: Principal, trace_id: str) -> RecallTrace | None:
         """Return the principal's trace, or ``None``."""
-        trace = self._traces.get(trace_id)
+        with self._lock:
+            trace = self._traces.get(trace_id)
         return trace if trace is not None and trace.principal == principal else None
 
     def mark_cited(self, trace_id: str, principal: Principal, cited: Sequence[str]) -> RecallTrace:
@@ -390,7 +470,7 @@ class InMemoryTraceStore:
             if merged == trace.cited:
                 return trace
             updated = trace.model_copy(update={"cited": merged})
-            self._traces[trace_id] = updated
+            self._replace(updated)
             return updated
 
     def expire_operator_fields(self, now: datetime, limit: int = 1000) -> int:
@@ -409,47 +489,58 @@ class InMemoryTraceStore:
                 key=lambda t: (t.operator_expires_at, t.trace_id),
             )[:limit]
             for trace in due:
-                self._traces[trace.trace_id] = trace.model_copy(
-                    update={
-                        "arm_latencies_ms": None,
-                        "candidate_counts": None,
-                        "dropped_for_budget": None,
-                        "operator_expired": True,
-                    }
+                self._replace(
+                    trace.model_copy(
+                        update={
+                            "arm_latencies_ms": None,
+                            "candidate_counts": None,
+                            "dropped_for_budget": None,
+                            "operator_expired": True,
+                        }
+                    )
                 )
             return len(due)
-
-    def _state(self) -> Any:
-        return dict(self._traces)
-
-    def _restore(self, state: Any) -> None:
-        self._traces = state
 
 
 class InMemoryFormationStateStore:
     """Formation watermarks and rejections."""
 
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
+    def __init__(self, unit_log: _UnitLog | None = None) -> None:
+        self._units = unit_log or _UnitLog()
+        self._lock = self._units.lock
         self._watermarks: dict[tuple[_Key, str], int] = {}
         self._rejections: dict[_Key, dict[str, Rejection]] = defaultdict(dict)
 
     def watermark(self, principal: Principal, session_id: str) -> int:
         """Last consolidated sequence of the session (0 if none)."""
-        return self._watermarks.get((_key(principal), session_id), 0)
+        with self._lock:
+            return self._watermarks.get((_key(principal), session_id), 0)
 
     def set_watermark(self, principal: Principal, session_id: str, sequence: int) -> None:
         """Record the consolidated sequence."""
         if sequence < 0:
             raise UsageError(f"a watermark is an event sequence >= 0, got {sequence}")
         with self._lock:
-            self._watermarks[(_key(principal), session_id)] = sequence
+            slot = (_key(principal), session_id)
+            previous = self._watermarks.get(slot)
+            self._watermarks[slot] = sequence
+
+            def undo() -> None:
+                if previous is None:
+                    del self._watermarks[slot]
+                else:
+                    self._watermarks[slot] = previous
+
+            self._units.record(undo)
 
     def record_rejection(self, rejection: Rejection) -> None:
         """Store a rejection (idempotent by belief id)."""
         with self._lock:
-            key = (rejection.tenant_id, rejection.principal_id)
-            self._rejections[key].setdefault(rejection.belief_id, rejection)
+            owned = self._rejections[(rejection.tenant_id, rejection.principal_id)]
+            if rejection.belief_id in owned:
+                return
+            owned[rejection.belief_id] = rejection
+            self._units.record(functools.partial(owned.pop, rejection.belief_id))
 
     def rejections(self, principal: Principal) -> list[Rejection]:
         """The principal's rejections, oldest first (by ``rejected_at``, then belief id)."""
@@ -458,53 +549,33 @@ class InMemoryFormationStateStore:
         rows.sort(key=lambda r: (r.rejected_at, r.belief_id))
         return rows
 
-    def _state(self) -> Any:
-        return (dict(self._watermarks), {k: dict(v) for k, v in self._rejections.items()})
-
-    def _restore(self, state: Any) -> None:
-        self._watermarks, rejections = state
-        self._rejections = defaultdict(dict, rejections)
-
-
-class _Restorable(Protocol):
-    def _state(self) -> Any: ...
-
-    def _restore(self, state: Any) -> None: ...
-
 
 class InMemoryStorage:
-    """The in-memory tier: five adapters and a unit of work that restores them on failure."""
+    """The in-memory tier: five adapters sharing one lock and one unit-of-work undo log."""
 
     def __init__(self) -> None:
-        self.events = InMemoryEventLog()
-        self.sessions = InMemorySessionStore()
-        self.memories = InMemoryMemoryStore()
-        self.traces = InMemoryTraceStore()
-        self.formation = InMemoryFormationStateStore()
-        self._lock = threading.RLock()
+        self._units = _UnitLog()
+        self.events = InMemoryEventLog(self._units)
+        self.sessions = InMemorySessionStore(self._units)
+        self.memories = InMemoryMemoryStore(self._units)
+        self.traces = InMemoryTraceStore(self._units)
+        self.formation = InMemoryFormationStateStore(self._units)
 
     @contextmanager
     def unit_of_work(self) -> Iterator[None]:
-        """Run a block atomically: an exception restores every adapter to its prior state.
+        """Run a block atomically: an exception undoes every write the block made.
+
+        The unit holds the tier's lock from start to end, so it is serialised against every
+        other read and write (another thread waits until the unit ends; it neither sees the
+        unit's writes early nor loses its own to the unit's rollback). Only the block's own
+        mutations are undone, newest first; sequence numbers and store positions the block
+        drew are not reused, as with PostgreSQL sequences.
 
         Units of work nest like savepoints: an exception that leaves an inner unit undoes the
         inner unit's writes only, so an outer unit that catches it keeps its own writes.
         """
-        adapters: tuple[_Restorable, ...] = (
-            self.events,
-            self.sessions,
-            self.memories,
-            self.traces,
-            self.formation,
-        )
-        with self._lock:
-            saved = [a._state() for a in adapters]
-            try:
-                yield
-            except BaseException:
-                for adapter, state in zip(adapters, saved, strict=True):
-                    adapter._restore(state)
-                raise
+        with self._units.unit():
+            yield
 
     def close(self) -> None:
         """Nothing to release."""
