@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import pydantic
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from memory_core.errors import UsageError
@@ -29,7 +30,14 @@ UtcDatetime = Annotated[AwareDatetime, AfterValidator(_to_utc)]
 
 
 JsonValue = Any
-"""A JSON-serialisable value (event payloads)."""
+"""A JSON-serialisable value, as callers build event payloads (``Event`` checks them)."""
+
+if TYPE_CHECKING:
+    PayloadValue = Any
+else:
+    PayloadValue = pydantic.JsonValue
+"""One value of an event payload: validated as ``pydantic.JsonValue``. Statically it stays
+``Any``, so readers of a payload they wrote keep indexing it without narrowing every value."""
 
 _SCOPE = re.compile(r"^(user|general|project:[a-z][a-z0-9-]{1,63})$")
 _PROJECT = re.compile(r"^[a-z][a-z0-9-]{1,63}$")
@@ -39,7 +47,11 @@ GENERAL_SCOPE = "general"
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+    # NaN and infinities are refused everywhere: JSON (and so the PostgreSQL tier) cannot
+    # hold them, and both tiers must accept and refuse the same records.
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", use_enum_values=False, allow_inf_nan=False
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +158,18 @@ def visible_scopes(project: str | None) -> tuple[str, ...]:
 
 
 class Event(_Record):
-    """One append-only event; ``sequence`` is stamped by the event log (0 before append)."""
+    """One append-only event; ``sequence`` is stamped by the event log (0 before append).
+
+    ``payload`` holds JSON values only: str keys; str, int, float, bool, ``None``, lists and
+    str-keyed dicts of them. A tuple, set, datetime or bytes is a ``ValidationError`` naming
+    the path, so both storage tiers store exactly what was given. Non-finite floats are still
+    accepted here (the PostgreSQL tier refuses them with a ``UsageError``): ``run.started``
+    records an unlimited ``max_cost_usd`` as ``inf`` until the runtime writes it as ``null``.
+    """
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", use_enum_values=False, allow_inf_nan=True
+    )
 
     event_id: str = Field(min_length=1)
     sequence: int = Field(default=0, ge=0)
@@ -157,7 +180,7 @@ class Event(_Record):
     event_type: str = Field(min_length=1)
     actor: str = Field(min_length=1)
     trust: Trust
-    payload: dict[str, JsonValue] = Field(default_factory=dict)
+    payload: dict[str, PayloadValue] = Field(default_factory=dict)
     created_at: UtcDatetime
 
     @property

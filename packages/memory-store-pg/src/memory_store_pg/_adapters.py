@@ -4,7 +4,9 @@ Each method is one statement (plus the principal's advisory lock where a write n
 ``_database``), so no call fans out into a query per row. Semantics match the in-memory
 reference tier (``memory_core.stores.memory``): ordering, limits, conflicts and not-found
 errors, any-term lexical search, subject-named matching, ``terms=None`` meaning no lexical
-predicate.
+predicate. Every write validates its record again first (``revalidated``: ``model_copy``
+skips validation), so an invalid record is refused with its ``ValidationError`` before it
+reaches a row, exactly as the reference tier refuses it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from memory_core.domain import (
     Session,
 )
 from memory_core.errors import ConflictError, DuplicateIdError, NotFoundError, UsageError
+from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
 from memory_store_pg._queries import (
     copy_rows,
@@ -70,12 +73,6 @@ def _check_limit(limit: int, what: str) -> int:
     return limit
 
 
-def _revalidated(belief: Belief) -> Belief:
-    # ``model_copy(update=...)`` skips validation; the store boundary validates again (as the
-    # reference tier does), so an invalid update is refused before it reaches a row.
-    return Belief.model_validate(belief.model_dump())
-
-
 class PostgresEventLog:
     """The event log: ``sequence`` comes from ``events_sequence_seq``."""
 
@@ -84,6 +81,7 @@ class PostgresEventLog:
 
     def append(self, event: Event) -> Event:
         """Store ``event`` with the next sequence number; a known id is a ``ConflictError``."""
+        event = revalidated(event)
         statement = insert_unless_exists(
             events,
             event_values(event),
@@ -152,6 +150,7 @@ class PostgresSessionStore:
 
     def create(self, session: Session) -> Session:
         """Insert a new session; a known session id is a ``ConflictError``."""
+        session = revalidated(session)
         statement = insert_unless_exists(
             sessions, session_values(session), exists=sessions.c.id == session.id
         ).returning(sessions.c.id)
@@ -172,6 +171,7 @@ class PostgresSessionStore:
 
     def update(self, session: Session) -> Session:
         """Replace an existing session of the same principal."""
+        session = revalidated(session)
         values = session_values(session)
         statement = (
             sa.update(sessions)
@@ -207,7 +207,7 @@ class PostgresMemoryStore:
 
     def put(self, belief: Belief) -> Belief:
         """Insert a new belief with a fresh store position; a known id is a ``ConflictError``."""
-        belief = _revalidated(belief)
+        belief = revalidated(belief)
         statement = insert_unless_exists(
             memories,
             belief_values(belief),
@@ -239,7 +239,7 @@ class PostgresMemoryStore:
         """
         if not beliefs:
             return []
-        validated = [_revalidated(belief) for belief in beliefs]
+        validated = [revalidated(belief) for belief in beliefs]
         principal = validated[0].principal
         others = sorted({str(b.principal) for b in validated if b.principal != principal})
         if others:
@@ -284,7 +284,7 @@ class PostgresMemoryStore:
 
     def update(self, belief: Belief) -> Belief:
         """Replace an existing belief of the same principal; it takes a fresh position."""
-        belief = _revalidated(belief)
+        belief = revalidated(belief)
         values = update_values(memories, belief_values(belief))
         statement = (
             sa.update(memories)
@@ -349,6 +349,7 @@ class PostgresTraceStore:
 
     def record(self, trace: RecallTrace) -> RecallTrace:
         """Store a new trace; a known trace id is a ``ConflictError``."""
+        trace = revalidated(trace)
         statement = insert_unless_exists(
             traces, trace_values(trace), exists=traces.c.trace_id == trace.trace_id
         ).returning(traces.c.trace_id)
@@ -434,6 +435,7 @@ class PostgresFormationStateStore:
 
     def record_rejection(self, rejection: Rejection) -> None:
         """Store a rejection durably; the first record of a belief id wins (idempotent)."""
+        rejection = revalidated(rejection)
         principal = Principal(rejection.tenant_id, rejection.principal_id)
         statement = (
             postgresql.insert(rejections)

@@ -13,6 +13,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from memory_core.clock import require_aware
 from memory_core.domain import (
@@ -30,6 +33,17 @@ from memory_core.errors import DuplicateIdError, NotFoundError, UsageError
 from memory_core.tokenizer import lexemes, term_lexeme_groups
 
 _Key = tuple[str, str]
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def revalidated(record: _Model) -> _Model:
+    """``record`` validated again, as every store boundary does before it writes.
+
+    ``model_copy(update=...)`` skips pydantic validation, so a copied record can carry a naive
+    datetime or a non-JSON payload; both tiers refuse it here with the record's
+    ``ValidationError`` (naming the field) instead of storing it or failing later.
+    """
+    return type(record).model_validate(record.model_dump(warnings=False))
 
 
 def _key(principal: Principal) -> _Key:
@@ -97,6 +111,7 @@ class InMemoryEventLog:
 
     def append(self, event: Event) -> Event:
         """Store ``event`` with the next sequence number."""
+        event = revalidated(event)
         with self._lock:
             if event.event_id in self._by_id:
                 raise DuplicateIdError("event", event.event_id)
@@ -166,6 +181,7 @@ class InMemorySessionStore:
 
     def create(self, session: Session) -> Session:
         """Insert a new session."""
+        session = revalidated(session)
         with self._lock:
             if session.id in self._sessions:
                 raise DuplicateIdError("session", session.id)
@@ -181,6 +197,7 @@ class InMemorySessionStore:
 
     def update(self, session: Session) -> Session:
         """Replace an existing session of the same principal."""
+        session = revalidated(session)
         with self._lock:
             current = self._sessions.get(session.id)
             if current is None or current.principal != session.principal:
@@ -222,7 +239,7 @@ class InMemoryMemoryStore:
         self._head: dict[_Key, int] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
-        # Re-validate at the store boundary: ``model_copy`` updates skip pydantic validation.
+        # Re-validate at the store boundary (see ``revalidated``).
         stamped = Belief.model_validate(
             {**belief.model_dump(), "store_position": self._position + 1}
         )
@@ -447,6 +464,7 @@ class InMemoryTraceStore:
 
     def record(self, trace: RecallTrace) -> RecallTrace:
         """Store a new trace."""
+        trace = revalidated(trace)
         with self._lock:
             if trace.trace_id in self._traces:
                 raise DuplicateIdError("trace", trace.trace_id)
@@ -535,6 +553,7 @@ class InMemoryFormationStateStore:
 
     def record_rejection(self, rejection: Rejection) -> None:
         """Store a rejection (idempotent by belief id)."""
+        rejection = revalidated(rejection)
         with self._lock:
             owned = self._rejections[(rejection.tenant_id, rejection.principal_id)]
             if rejection.belief_id in owned:
