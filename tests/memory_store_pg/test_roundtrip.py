@@ -21,7 +21,6 @@ from memory_core import (
     Rejection,
     Session,
     SessionMetadata,
-    UsageError,
 )
 from memory_core.domain import TracedBelief
 from memory_store_pg import PostgresStorage
@@ -101,16 +100,11 @@ def test_an_event_payload_keeps_its_key_order_and_number_spelling(
     assert json.dumps(loaded.payload) == json.dumps(payload)
 
 
-@pytest.mark.parametrize("value", [float("nan"), float("inf")])
-def test_a_non_finite_payload_float_is_refused_with_a_usage_error(
-    pg: PostgresStorage, make_event: Callable[..., Event], value: float
-) -> None:
-    with pytest.raises(UsageError, match="payload must hold JSON values only"):
-        pg.events.append(make_event(ALICE, payload={"x": value}))
-    assert pg.events.page(ALICE) == []
-
-
-@pytest.mark.parametrize("payload", [{"when": T0}, {"x": {1, 2}}], ids=["datetime", "set"])
+@pytest.mark.parametrize(
+    "payload",
+    [{"when": T0}, {"x": {1, 2}}, {"x": float("nan")}, {"x": float("inf")}],
+    ids=["datetime", "set", "nan", "inf"],
+)
 def test_a_payload_json_cannot_hold_is_refused_when_the_event_is_built(
     make_event: Callable[..., Event], payload: dict[str, object]
 ) -> None:

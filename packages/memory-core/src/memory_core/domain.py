@@ -161,15 +161,9 @@ class Event(_Record):
     """One append-only event; ``sequence`` is stamped by the event log (0 before append).
 
     ``payload`` holds JSON values only: str keys; str, int, float, bool, ``None``, lists and
-    str-keyed dicts of them. A tuple, set, datetime or bytes is a ``ValidationError`` naming
-    the path, so both storage tiers store exactly what was given. Non-finite floats are still
-    accepted here (the PostgreSQL tier refuses them with a ``UsageError``): ``run.started``
-    records an unlimited ``max_cost_usd`` as ``inf`` until the runtime writes it as ``null``.
+    str-keyed dicts of them. A tuple, set, datetime, bytes or a non-finite float is a
+    ``ValidationError`` naming the path, so both storage tiers store exactly what was given.
     """
-
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", use_enum_values=False, allow_inf_nan=True
-    )
 
     event_id: str = Field(min_length=1)
     sequence: int = Field(default=0, ge=0)

@@ -23,6 +23,7 @@ too: an exception's message may quote what the user said.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -243,7 +244,10 @@ class RunService:
                 "limits": {
                     "max_steps": limits.max_steps,
                     "max_tokens": limits.max_tokens,
-                    "max_cost_usd": limits.max_cost_usd,
+                    # JSON has no infinity: an unlimited cost limit is recorded as null.
+                    "max_cost_usd": (
+                        limits.max_cost_usd if math.isfinite(limits.max_cost_usd) else None
+                    ),
                 },
             },
         )
