@@ -280,6 +280,25 @@ def test_event_reads_use_the_principal_sequence_indexes(seeded: PostgresStorage)
     )
 
 
+def test_a_newest_first_event_page_uses_the_principal_sequence_index(
+    seeded: PostgresStorage,
+) -> None:
+    head = seeded.events.page(P1, descending=True, limit=1)[0].sequence
+    assert "ix_events_principal_sequence" in _indexes_used(
+        seeded, lambda: seeded.events.page(P1, descending=True, limit=200)
+    )
+    assert "ix_events_principal_sequence" in _indexes_used(
+        seeded,
+        lambda: seeded.events.page(
+            P1,
+            before_sequence=head - 500,
+            limit=200,
+            event_types=("user.message.created", "assistant.message.created"),
+            descending=True,
+        ),
+    )
+
+
 def test_rejections_are_read_through_their_ordering_index(seeded: PostgresStorage) -> None:
     used = _indexes_used(seeded, lambda: seeded.formation.rejections(P1))
     assert "ix_rejections_principal_rejected" in used

@@ -99,6 +99,81 @@ def test_page_filters_by_event_type_before_applying_the_limit(
     assert storage.events.page(alice, event_types=["no.such.type"]) == []
 
 
+def test_page_reads_newest_first_when_descending(
+    storage: Storage, make_event: MakeEvent, alice: Principal, bob: Principal
+) -> None:
+    mine = []
+    for _ in range(5):
+        mine.append(storage.events.append(make_event(alice)))
+        storage.events.append(make_event(bob))
+    newest_first = mine[::-1]
+
+    assert storage.events.page(alice, descending=True) == newest_first
+    assert storage.events.page(alice, descending=True, limit=2) == newest_first[:2]
+    assert storage.events.page(alice, limit=2) == mine[:2]
+    # the after cursor bounds a descending read from below
+    assert (
+        storage.events.page(alice, after_sequence=mine[2].sequence, descending=True)
+        == newest_first[:2]
+    )
+
+
+def test_page_before_sequence_is_an_exclusive_upper_cursor(
+    storage: Storage, make_event: MakeEvent, alice: Principal, bob: Principal
+) -> None:
+    mine = []
+    for _ in range(7):
+        mine.append(storage.events.append(make_event(alice)))
+        storage.events.append(make_event(bob))
+
+    cut = mine[4].sequence
+    assert storage.events.page(alice, before_sequence=cut) == mine[:4]
+    assert storage.events.page(alice, before_sequence=cut, limit=2) == mine[:2]
+    assert storage.events.page(alice, before_sequence=cut, descending=True, limit=2) == [
+        mine[3],
+        mine[2],
+    ]
+    assert (
+        storage.events.page(alice, after_sequence=mine[1].sequence, before_sequence=cut)
+        == mine[2:4]
+    )
+    assert storage.events.page(alice, before_sequence=mine[0].sequence) == []
+    assert storage.events.page(alice, after_sequence=cut, before_sequence=cut) == []
+
+    # a backwards walk, the cursor being the smallest sequence of the previous page
+    seen: list[Event] = []
+    cursor: int | None = None
+    pages = 0
+    while True:
+        page = storage.events.page(alice, before_sequence=cursor, limit=3, descending=True)
+        pages += 1
+        seen.extend(page)
+        if len(page) < 3:
+            break
+        cursor = page[-1].sequence
+    assert seen == mine[::-1]
+    assert pages == 3
+
+
+def test_page_filters_by_event_type_before_the_limit_when_descending(
+    storage: Storage, make_event: MakeEvent, alice: Principal
+) -> None:
+    kinds = ["user.message.created", "run.started", "user.message.created", "memory.formed"]
+    events = [storage.events.append(make_event(alice, event_type=k)) for k in kinds * 2]
+    wanted = [e for e in events if e.event_type in {"run.started", "memory.formed"}][::-1]
+    types = ["run.started", "memory.formed"]
+
+    assert storage.events.page(alice, event_types=types, descending=True) == wanted
+    assert storage.events.page(alice, event_types=types, descending=True, limit=3) == wanted[:3]
+    assert (
+        storage.events.page(
+            alice, event_types=types, descending=True, before_sequence=wanted[1].sequence
+        )
+        == wanted[2:]
+    )
+    assert storage.events.page(alice, event_types=[], descending=True) == []
+
+
 def test_page_refuses_a_limit_below_one(storage: Storage, alice: Principal) -> None:
     with pytest.raises(UsageError, match="limit"):
         storage.events.page(alice, limit=0)

@@ -1,4 +1,4 @@
-"""Memory tools: episode search is principal-scoped, bounded and ranked; bad calls are results."""
+"""Memory tools: episode search is principal-scoped, bounded, newest first; bad calls are errors."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFact
 from memory_core.runtime.events import EventWriter
 from memory_core.runtime.model import ToolCall
 from memory_core.runtime.tools import (
+    EPISODE_MAX_PAGES,
+    EPISODE_PAGE_SIZE,
     RECALL_EPISODES_TOOL,
     REMEMBER_TOOL,
     ToolContext,
@@ -46,7 +48,7 @@ def _context(alice: Principal) -> ToolContext:
     return ToolContext(principal=alice, session_id="now", run_id="r1", source_event_id="e1")
 
 
-def test_episode_search_ranks_matches_and_never_crosses_principals(
+def test_episode_search_returns_matches_newest_first_and_never_crosses_principals(
     alice: Principal, bob: Principal
 ) -> None:
     storage, _ = _setup(alice, bob)
@@ -58,37 +60,91 @@ def test_episode_search_ranks_matches_and_never_crosses_principals(
     assert result.ok
     found = json.loads(result.content)
     texts = [e["text"] for e in found["episodes"]]
-    # two-term matches first (newest first among them), then the one-term match; bob's
-    # message and the current session's message never appear
+    # newest first; bob's message and the current session's message never appear
     assert texts == [
         "Remind me about the Tahoe cabin deposit.",
-        "We booked the cabin at Lake Tahoe for July.",
         "The cabin has a sauna.",
+        "We booked the cabin at Lake Tahoe for July.",
     ]
-    assert [e["role"] for e in found["episodes"]] == ["user", "user", "assistant"]
+    assert [e["role"] for e in found["episodes"]] == ["user", "assistant", "user"]
     assert found["pages_read"] == 1
     assert found["more_unread"] is False
 
 
-def test_episode_search_reads_one_bounded_page(alice: Principal, bob: Principal) -> None:
+def test_episode_search_pages_backwards_until_a_short_page_the_limit_or_the_page_cap(
+    alice: Principal, bob: Principal
+) -> None:
     storage, writer = _setup(alice, bob)
     for i in range(5):
         _say(writer, alice, "s3", f"filler message {i}")
     _say(writer, alice, "s3", "The Tahoe cabin code is 4411.")
     terms = frozenset({"tahoe"})
-    found, pages, more = search_episodes(
-        storage.events, alice, terms, exclude_session_id=None, limit=10, page_size=4
-    )
-    assert pages == 1
-    assert more is True
-    assert [e["text"] for e in found] == [
+    newest_first = [
+        "The Tahoe cabin code is 4411.",
         "Remind me about the Tahoe cabin deposit.",
         "We booked the cabin at Lake Tahoe for July.",
     ]
-    found, _, _ = search_episodes(
+    # ten of alice's messages in pages of four: 4 + 4 + a short page of 2 ends the search
+    found, pages, more = search_episodes(
+        storage.events, alice, terms, exclude_session_id=None, limit=10, page_size=4
+    )
+    assert [e["text"] for e in found] == newest_first
+    assert (pages, more) == (3, False)
+    # the page cap stops it before the oldest match
+    found, pages, more = search_episodes(
+        storage.events, alice, terms, exclude_session_id=None, limit=10, page_size=4, max_pages=2
+    )
+    assert [e["text"] for e in found] == newest_first[:2]
+    assert (pages, more) == (2, True)
+    # the caller's limit stops it: no further page is read
+    found, pages, more = search_episodes(
+        storage.events, alice, terms, exclude_session_id=None, limit=2, page_size=4
+    )
+    assert [e["text"] for e in found] == newest_first[:2]
+    assert (pages, more) == (2, True)
+    found, pages, more = search_episodes(
         storage.events, alice, terms, exclude_session_id=None, limit=1, page_size=100
     )
-    assert [e["text"] for e in found] == ["The Tahoe cabin code is 4411."]
+    assert [e["text"] for e in found] == newest_first[:1]
+    assert (pages, more) == (1, True)
+
+
+def test_episode_search_finds_the_previous_session_behind_many_older_messages(
+    alice: Principal, bob: Principal
+) -> None:
+    storage, writer = _setup(alice, bob)
+    for i in range(EPISODE_PAGE_SIZE + 50):
+        _say(writer, alice, "old", f"filler message number {i}")
+    said = _say(writer, alice, "recent", "My dentist appointment moved to Thursday.")
+    _say(writer, alice, "now", "When is my dentist appointment?")
+    executor = ToolExecutor(
+        events=storage.events, rememberer=None, enabled_tools=[RECALL_EPISODES_TOOL]
+    )
+    call = ToolCall(
+        id="c1", name=RECALL_EPISODES_TOOL, arguments={"query": "dentist appointment", "limit": 1}
+    )
+    found = json.loads(executor.execute(call, _context(alice)).content)
+    assert [(e["event_id"], e["session_id"]) for e in found["episodes"]] == [(said, "recent")]
+    assert found["pages_read"] == 1
+    assert found["more_unread"] is True
+    # with room for more matches it reads back to the oldest page and finds nothing else
+    call = ToolCall(id="c2", name=RECALL_EPISODES_TOOL, arguments={"query": "dentist"})
+    found = json.loads(executor.execute(call, _context(alice)).content)
+    assert [e["event_id"] for e in found["episodes"]] == [said]
+    assert found["pages_read"] == 2
+    assert found["more_unread"] is False
+
+
+def test_episode_search_reads_at_most_the_page_cap(alice: Principal, bob: Principal) -> None:
+    storage, writer = _setup(alice, bob)
+    for i in range(EPISODE_MAX_PAGES + 5):
+        _say(writer, alice, "s3", f"filler message {i}")
+    found, pages, more = search_episodes(
+        storage.events, alice, frozenset({"tahoe"}), exclude_session_id=None, limit=5, page_size=1
+    )
+    # the three Tahoe messages are older than the sixty-four newest fillers
+    assert found == []
+    assert (pages, more) == (EPISODE_MAX_PAGES, True)
 
 
 def test_bad_calls_become_error_results(alice: Principal, bob: Principal) -> None:

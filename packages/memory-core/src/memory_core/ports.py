@@ -45,10 +45,18 @@ class EventLog(Protocol):
         principal: Principal,
         *,
         after_sequence: int = 0,
+        before_sequence: int | None = None,
         limit: int = 100,
         event_types: Sequence[str] | None = None,
+        descending: bool = False,
     ) -> list[Event]:
-        """Return up to ``limit`` of the principal's events past the cursor, in order."""
+        """Return up to ``limit`` of the principal's events strictly between the cursors.
+
+        Events have ``after_sequence < sequence`` and, when ``before_sequence`` is given,
+        ``sequence < before_sequence``; they come oldest first, or newest first when
+        ``descending`` (a backwards walk passes the smallest sequence read as the next
+        ``before_sequence``).
+        """
         ...
 
 

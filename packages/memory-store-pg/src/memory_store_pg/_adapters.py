@@ -35,6 +35,7 @@ from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
 from memory_store_pg._queries import (
     copy_rows,
+    event_page_statement,
     expire_statement,
     head_position_statement,
     idle_statement,
@@ -125,18 +126,25 @@ class PostgresEventLog:
         principal: Principal,
         *,
         after_sequence: int = 0,
+        before_sequence: int | None = None,
         limit: int = 100,
         event_types: Sequence[str] | None = None,
+        descending: bool = False,
     ) -> list[Event]:
-        """Up to ``limit`` of the principal's events past the cursor, oldest first."""
+        """Up to ``limit`` of the principal's events strictly between the cursors.
+
+        Oldest first, or newest first when ``descending``.
+        """
         if limit < 1:
             raise UsageError(f"page limit must be >= 1, got {limit}")
-        statement = sa.select(events).where(
-            owned_by(events, principal), events.c.sequence > after_sequence
+        statement = event_page_statement(
+            principal,
+            after_sequence=after_sequence,
+            before_sequence=before_sequence,
+            limit=limit,
+            event_types=event_types,
+            descending=descending,
         )
-        if event_types is not None:
-            statement = statement.where(events.c.event_type.in_(sorted(set(event_types))))
-        statement = statement.order_by(events.c.sequence).limit(limit)
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(statement).mappings().all()
         return [to_record(Event, row) for row in rows]

@@ -18,7 +18,7 @@ from memory_core.domain import LIVE_STATUSES, BeliefStatus, Principal, RecallQue
 from memory_core.stores.memory import normalize_subject
 from memory_core.tokenizer import tokenize
 from memory_store_pg._rows import bind
-from memory_store_pg._schema import BELIEF_COLUMNS, LEXICAL_CONFIG, memories, traces
+from memory_store_pg._schema import BELIEF_COLUMNS, LEXICAL_CONFIG, events, memories, traces
 
 _REGCONFIG: sa.ColumnClause[Any] = sa.literal_column(f"'{LEXICAL_CONFIG}'::regconfig")
 
@@ -140,6 +140,31 @@ def idle_statement(principal: Principal, evidence_before: datetime, limit: int) 
         .order_by(memories.c.last_evidence_at, memories.c.store_position)
         .limit(limit)
     )
+
+
+def event_page_statement(
+    principal: Principal,
+    *,
+    after_sequence: int,
+    before_sequence: int | None,
+    limit: int,
+    event_types: Sequence[str] | None,
+    descending: bool,
+) -> sa.Select[Any]:
+    """The principal's events strictly between the sequence cursors, in sequence order.
+
+    Newest first when ``descending``; either direction is a range scan of
+    ``ix_events_principal_sequence`` that stops after ``limit`` rows.
+    """
+    statement = sa.select(events).where(
+        owned_by(events, principal), events.c.sequence > after_sequence
+    )
+    if before_sequence is not None:
+        statement = statement.where(events.c.sequence < before_sequence)
+    if event_types is not None:
+        statement = statement.where(events.c.event_type.in_(sorted(set(event_types))))
+    order = events.c.sequence.desc() if descending else events.c.sequence
+    return statement.order_by(order).limit(limit)
 
 
 def head_position_statement(principal: Principal) -> sa.Select[Any]:

@@ -7,9 +7,10 @@
 
 ``memory.recall_episodes``
     Search the principal's past sessions' messages for a few words. The search reads bounded
-    pages of the principal's event log (``EventLog.page``) with a cursor on the event sequence
-    and matches whole lexemes with the shared tokenizer. For now it reads one page
-    (``EPISODE_MAX_PAGES``); paging past it arrives with the lifecycle work. Every message
+    pages of the principal's event log (``EventLog.page``) newest first, with a cursor on the
+    event sequence, and matches whole lexemes with the shared tokenizer. It stops at a short
+    page, once it holds the caller's limit of matches, or after ``EPISODE_MAX_PAGES`` pages,
+    whichever comes first, so the most recent sessions are always searched. Every message
     goes through formation's hazard screen (``formation.hazards.screen_turn``) before it is
     matched or returned: only the sentences the screen keeps reach the model, and a message
     with none left (a secret-only sentence, an injection turn) is skipped. The event log keeps
@@ -28,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from memory_core.domain import Principal
+from memory_core.domain import Event, Principal
 from memory_core.errors import UsageError
 from memory_core.formation.hazards import screen_turn
 from memory_core.ids import short_id
@@ -48,8 +49,8 @@ KNOWN_TOOLS: frozenset[str] = frozenset({REMEMBER_TOOL, RECALL_EPISODES_TOOL})
 
 EPISODE_PAGE_SIZE = 200
 """Events read per page of episode search."""
-EPISODE_MAX_PAGES = 1
-"""Pages one episode search reads (one bounded page until the lifecycle work adds paging)."""
+EPISODE_MAX_PAGES = 64
+"""The most pages one episode search reads."""
 EPISODE_DEFAULT_LIMIT = 5
 """Matches returned when the model does not ask for a limit."""
 EPISODE_MAX_LIMIT = 20
@@ -252,54 +253,61 @@ def search_episodes(
 ) -> tuple[list[dict[str, Any]], int, bool]:
     """Search the principal's past messages for ``terms`` over bounded pages of the event log.
 
-    Reads pages with a cursor on the event sequence and stops at a short page or at
-    ``max_pages``. Each message is screened for hazards first (``screen_turn``): the terms are
-    matched against, and the result carries, only the sentences the screen keeps (joined by a
-    space); a message with no sentence left is skipped. Matches are ranked by how many
-    distinct terms they contain, then newest first, and cut to ``limit``.
+    Reads pages newest first, from the newest event backwards; the cursor is the smallest
+    sequence of the previous page. It stops at a short page (the oldest event was read), once
+    ``limit`` messages matched, or after ``max_pages`` pages, whichever comes first. Each
+    message is screened for hazards first (``screen_turn``): the terms are matched against,
+    and the result carries, only the sentences the screen keeps (joined by a space); a message
+    with no sentence left is skipped, and so is every message of ``exclude_session_id``.
 
     Returns:
-        The matches (event id, session id, role, timestamp, text), the pages read, and whether
-        the log may hold unread events past the last page.
+        The matches (event id, session id, role, timestamp, text), newest first; the pages
+        read; and whether older messages may remain that the search did not reach.
     """
-    scored: list[tuple[int, int, dict[str, Any]]] = []
-    cursor = 0
+    found: list[dict[str, Any]] = []
+    cursor: int | None = None
     pages = 0
     more = False
-    while pages < max_pages:
+    while pages < max_pages and len(found) < limit:
         page = events.page(
-            principal, after_sequence=cursor, limit=page_size, event_types=_EPISODE_EVENT_TYPES
+            principal,
+            before_sequence=cursor,
+            limit=page_size,
+            event_types=_EPISODE_EVENT_TYPES,
+            descending=True,
         )
         pages += 1
-        for event in page:
-            if event.session_id is None or event.session_id == exclude_session_id:
+        more = len(page) == page_size
+        for position, event in enumerate(page):
+            match = _episode_match(event, terms, exclude_session_id)
+            if match is None:
                 continue
-            raw = event.payload.get("text")
-            if not isinstance(raw, str):
-                continue
-            text = " ".join(screen_turn(raw).sentences)
-            if not text:
-                continue
-            hits = len(terms & lexemes(text))
-            if hits == 0:
-                continue
-            scored.append(
-                (
-                    hits,
-                    event.sequence,
-                    {
-                        "event_id": event.event_id,
-                        "session_id": event.session_id,
-                        "role": "user" if event.event_type.startswith("user.") else "assistant",
-                        "at": event.created_at.isoformat(),
-                        "text": text[:EPISODE_TEXT_CHARS],
-                    },
-                )
-            )
+            found.append(match)
+            if len(found) >= limit:
+                more = more or position < len(page) - 1
+                break
         if len(page) < page_size:
-            more = False
             break
         cursor = page[-1].sequence
-        more = True
-    scored.sort(key=lambda item: (-item[0], -item[1]))
-    return [item[2] for item in scored[:limit]], pages, more
+    return found, pages, more
+
+
+def _episode_match(
+    event: Event, terms: frozenset[str], exclude_session_id: str | None
+) -> dict[str, Any] | None:
+    """The episode ``event`` yields for ``terms`` after the hazard screen, or ``None``."""
+    if event.session_id is None or event.session_id == exclude_session_id:
+        return None
+    raw = event.payload.get("text")
+    if not isinstance(raw, str):
+        return None
+    text = " ".join(screen_turn(raw).sentences)
+    if not text or not terms & lexemes(text):
+        return None
+    return {
+        "event_id": event.event_id,
+        "session_id": event.session_id,
+        "role": "user" if event.event_type.startswith("user.") else "assistant",
+        "at": event.created_at.isoformat(),
+        "text": text[:EPISODE_TEXT_CHARS],
+    }

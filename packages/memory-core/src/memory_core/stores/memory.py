@@ -7,6 +7,7 @@ any-term whole-lexeme semantics the PostgreSQL adapter implements.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import threading
 from collections import defaultdict
@@ -151,24 +152,41 @@ class InMemoryEventLog:
         principal: Principal,
         *,
         after_sequence: int = 0,
+        before_sequence: int | None = None,
         limit: int = 100,
         event_types: Sequence[str] | None = None,
+        descending: bool = False,
     ) -> list[Event]:
-        """Up to ``limit`` of the principal's events past the cursor, oldest first."""
+        """Up to ``limit`` of the principal's events strictly between the two cursors.
+
+        Oldest first, or newest first when ``descending``. The principal's list is in sequence
+        order, so the cursor range is found by bisection and only the events it holds are read.
+        """
         if limit < 1:
             raise UsageError(f"page limit must be >= 1, got {limit}")
         wanted = None if event_types is None else frozenset(event_types)
         out: list[Event] = []
         with self._lock:
-            for event in self._by_principal.get(_key(principal), []):
-                if event.sequence <= after_sequence:
-                    continue
+            owned = self._by_principal.get(_key(principal), [])
+            start = bisect.bisect_right(owned, after_sequence, key=_event_sequence)
+            stop = (
+                len(owned)
+                if before_sequence is None
+                else bisect.bisect_left(owned, before_sequence, key=_event_sequence)
+            )
+            indexes = range(stop - 1, start - 1, -1) if descending else range(start, stop)
+            for index in indexes:
+                event = owned[index]
                 if wanted is not None and event.event_type not in wanted:
                     continue
                 out.append(event)
                 if len(out) >= limit:
                     break
         return out
+
+
+def _event_sequence(event: Event) -> int:
+    return event.sequence
 
 
 class InMemorySessionStore:
