@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from memory_core._config import load_with_overlay
 from memory_core.errors import ConfigurationError
 
 
@@ -100,49 +101,16 @@ def shipped_document() -> dict[str, Any]:
     return data
 
 
-def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in overlay.items():
-        current = merged.get(key)
-        if isinstance(current, Mapping) and isinstance(value, Mapping):
-            merged[key] = _merge(current, value)
-        else:
-            merged[key] = value
-    return merged
-
-
-def _validate(document: Mapping[str, Any], source: str) -> MemoryProfiles:
-    try:
-        return MemoryProfiles.model_validate(document)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigurationError(f"{source}: invalid memory profile ({problems})") from exc
-
-
 def load_profiles(overlay: Path | str | Mapping[str, Any] | None = None) -> MemoryProfiles:
     """Load the shipped profiles, with an operator overlay (a YAML path or a mapping) merged over.
 
     Raises:
         ConfigurationError: the overlay file is missing or malformed, or a key is unknown.
     """
-    document = shipped_document()
-    source = "memory_core/profiles.yaml"
-    if overlay is not None:
-        if isinstance(overlay, Mapping):
-            data: Any = overlay
-            source = "profile overlay"
-        else:
-            path = Path(overlay)
-            source = str(path)
-            try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            except FileNotFoundError as exc:
-                raise ConfigurationError(f"{path}: profile overlay file not found") from exc
-            except yaml.YAMLError as exc:
-                raise ConfigurationError(f"{path}: not valid YAML ({exc})") from exc
-        if not isinstance(data, Mapping):
-            raise ConfigurationError(f"{source}: an overlay must be a mapping of sections")
-        document = _merge(document, data)
-    return _validate(document, source)
+    return load_with_overlay(
+        MemoryProfiles,
+        shipped_document(),
+        overlay,
+        shipped_source="memory_core/profiles.yaml",
+        what="memory profile",
+    )

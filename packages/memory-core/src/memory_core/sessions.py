@@ -29,6 +29,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import ValidationError
 
+from memory_core._config import validation_problems
 from memory_core.clock import Clock
 from memory_core.domain import Event, Principal, Session, SessionMetadata, Trust, scope_for_project
 from memory_core.errors import NotFoundError, UsageError
@@ -415,9 +416,7 @@ class SessionService:
         try:
             return SessionMetadata.model_validate(dict(metadata))
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-            )
             raise UsageError(
-                f"invalid session metadata ({problems}); the known key is 'project_scope'"
+                f"invalid session metadata ({validation_problems(exc)}); "
+                "the known key is 'project_scope'"
             ) from exc

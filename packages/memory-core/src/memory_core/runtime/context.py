@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from memory_core.errors import ConfigurationError, RunError, UsageError
+from memory_core._config import load_with_overlay
+from memory_core.errors import RunError, UsageError
 from memory_core.profiles import Budget
 from memory_core.runtime.model import Message, ToolSpec
 from memory_core.tokenizer import estimate_tokens
@@ -65,17 +66,6 @@ class ContextPlan(BaseModel):
     snapshot: Budget
 
 
-def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in overlay.items():
-        current = merged.get(key)
-        if isinstance(current, Mapping) and isinstance(value, Mapping):
-            merged[key] = _merge(current, value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def load_context_plan(overlay: Path | str | Mapping[str, Any] | None = None) -> ContextPlan:
     """Load the shipped ``plan.yaml``, with an overlay (a YAML path or a mapping) merged over.
 
@@ -83,31 +73,13 @@ def load_context_plan(overlay: Path | str | Mapping[str, Any] | None = None) -> 
         ConfigurationError: the overlay is missing or malformed, or a key is unknown.
     """
     text = resources.files("memory_core.runtime").joinpath("plan.yaml").read_text(encoding="utf-8")
-    document: Any = yaml.safe_load(text)
-    source = "memory_core/runtime/plan.yaml"
-    if overlay is not None:
-        if isinstance(overlay, Mapping):
-            data: Any = overlay
-            source = "context plan overlay"
-        else:
-            path = Path(overlay)
-            source = str(path)
-            try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            except FileNotFoundError as exc:
-                raise ConfigurationError(f"{path}: context plan overlay not found") from exc
-            except yaml.YAMLError as exc:
-                raise ConfigurationError(f"{path}: not valid YAML ({exc})") from exc
-        if not isinstance(data, Mapping):
-            raise ConfigurationError(f"{source}: a context plan overlay must be a mapping")
-        document = _merge(document, data)
-    try:
-        return ContextPlan.model_validate(document)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigurationError(f"{source}: invalid context plan ({problems})") from exc
+    return load_with_overlay(
+        ContextPlan,
+        yaml.safe_load(text),
+        overlay,
+        shipped_source="memory_core/runtime/plan.yaml",
+        what="context plan",
+    )
 
 
 def prefix_digest(prefix: str) -> str:

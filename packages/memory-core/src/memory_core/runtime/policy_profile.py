@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from memory_core._config import validate_document
 from memory_core.errors import ConfigurationError, UsageError
 from memory_core.runtime.tools import KNOWN_TOOLS
 
@@ -150,14 +151,7 @@ DEFAULT_POLICY_PROFILE = "default"
 
 
 def _validate(data: Mapping[str, Any], source: str) -> PolicyProfile:
-    try:
-        return PolicyProfile.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ConfigurationError(f"{source}: invalid policy profile ({problems})") from exc
+    return validate_document(PolicyProfile, data, source=source, what="policy profile")
 
 
 def load_policy_profile(

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from memory_core._config import validate_document
 from memory_core.errors import ConfigurationError
 from memory_core.runtime.model import Usage
 
@@ -80,10 +81,4 @@ class PriceCatalog:
 
 
 def _parse(data: Any, source: str) -> _CatalogDocument:
-    try:
-        return _CatalogDocument.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigurationError(f"{source}: invalid price catalog ({problems})") from exc
+    return validate_document(_CatalogDocument, data, source=source, what="price catalog")
