@@ -27,8 +27,7 @@ from memory_core import (
     RecallQuery,
 )
 from memory_core.stores import memory as memory_module
-from memory_core.stores.memory import normalize_subject
-from memory_core.tokenizer import lexemes, term_lexeme_groups
+from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 OWNERS = (Principal("tenant-1", "alice"), Principal("tenant-1", "bob"))

@@ -115,6 +115,12 @@ def term_lexeme_groups(terms: Iterable[str]) -> tuple[frozenset[str], ...]:
     return tuple(groups)
 
 
+def normalize_subject(subject: str) -> str:
+    """Case-folded, whitespace-collapsed subject: the form subject-named matching compares
+    (both store adapters and the query former)."""
+    return " ".join(subject.casefold().split())
+
+
 def estimate_tokens(text: str) -> int:
     """Deterministic token estimate used by every budget: one token per four characters."""
     return (len(text) + 3) // 4

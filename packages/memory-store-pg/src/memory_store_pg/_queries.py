@@ -15,8 +15,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import LIVE_STATUSES, BeliefStatus, Principal, RecallQuery
-from memory_core.stores.memory import normalize_subject
-from memory_core.tokenizer import tokenize
+from memory_core.tokenizer import normalize_subject, tokenize
 from memory_store_pg._rows import bind
 from memory_store_pg._schema import BELIEF_COLUMNS, LEXICAL_CONFIG, events, memories, traces
 

@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import Belief, Event, RecallTrace, Rejection, Session
 from memory_core.errors import UsageError
-from memory_core.stores.memory import normalize_subject
+from memory_core.tokenizer import normalize_subject
 
 _Model = TypeVar("_Model", bound=BaseModel)
 

@@ -27,18 +27,13 @@ from memory_core.retrieval._lexicon import (
     same_word,
     variants,
 )
-from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
+from memory_core.tokenizer import STOPWORDS, normalize_subject, query_terms, tokenize
 
 FACET_WEIGHT = 0.5
 """Weight of a facet expansion group relative to a keyword group (part of retrieval@1)."""
 
 PERSON_QUESTION_WORDS: frozenset[str] = frozenset({"who", "whom", "whose"})
 """Interrogatives that ask for a person: the answer, if remembered, is a relationship."""
-
-
-def normalize_subject(subject: str) -> str:
-    """Case-folded, whitespace-collapsed subject, the form subject-named matching compares."""
-    return " ".join(subject.casefold().split())
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
 from memory_core.profiles import LifecycleWeights, RankingWeights
-from memory_core.retrieval.query import TermGroup, normalize_subject
+from memory_core.retrieval.query import TermGroup
 from memory_core.retrieval.render import block_tokens
-from memory_core.tokenizer import lexemes
+from memory_core.tokenizer import lexemes, normalize_subject
 
 REINFORCE_SATURATION = 10
 """``C_max``: the evidence count at which the reinforce term saturates at 1."""

@@ -31,7 +31,7 @@ from memory_core.domain import (
     Session,
 )
 from memory_core.errors import DuplicateIdError, NotFoundError, UsageError
-from memory_core.tokenizer import lexemes, term_lexeme_groups
+from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
 
 _Key = tuple[str, str]
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -49,11 +49,6 @@ def revalidated(record: _Model) -> _Model:
 
 def _key(principal: Principal) -> _Key:
     return (principal.tenant_id, principal.principal_id)
-
-
-def normalize_subject(subject: str) -> str:
-    """Case-folded, whitespace-collapsed subject used for subject-named matching."""
-    return " ".join(subject.casefold().split())
 
 
 def _check_limit(limit: int, what: str) -> None:
