@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from memory_bench.driver import EVAL_PRINCIPAL, RunRecall
+from memory_bench.harness import build_eval_composition
 from memory_bench_external import (
     DatasetError,
     ExternalInstance,
@@ -24,7 +25,6 @@ from memory_bench_external import (
 from memory_bench_external.run import (
     ExternalRun,
     MemoryProbe,
-    build_composition,
     in_turn_returned,
     instance_start,
     ranked_returned,
@@ -105,7 +105,7 @@ def test_a_malformed_record_fails_before_any_instance_runs(
 def test_other_speaker_is_recorded_but_never_a_source(locomo_fixture: Path) -> None:
     for speaker in ("a", "b"):
         instance = open_locomo(locomo_fixture, principal_speaker=speaker).load().instances[0]
-        composition = build_composition(instance_start(instance))
+        composition = build_eval_composition(instance_start(instance))
         try:
             recorded = record_instance(composition, instance)
             principal_turns = {r.event_id for r in recorded.turns if r.is_principal}
@@ -200,7 +200,7 @@ def test_dataset_dates_drive_the_clock_and_a_backwards_step_clamps(
         (clamped, datetime(2023, 5, 20, 2, 21, tzinfo=UTC), 1),
     ):
         instance = dataset.instances[0]
-        composition = build_composition(instance_start(instance))
+        composition = build_eval_composition(instance_start(instance))
         try:
             recorded = record_instance(composition, instance)
             assert recorded.session_clamps == clamps

@@ -1,8 +1,9 @@
 """The deterministic external run: a dataset's instances through real formation and retrieval.
 
-Each instance gets a composition of its own, built the way the deterministic arm builds one
-per scenario (in-memory storage, fixed clock, sequential ids, the scripted one-turn model, no
-tools), and the same loop drives it::
+Each instance gets a composition of its own, built by the evaluation harness exactly as the
+deterministic arm builds one per scenario (:func:`memory_bench.harness.build_eval_composition`:
+in-memory storage, fixed clock at the instance's first date, sequential ids, the scripted
+one-turn model, no tools), and the same loop drives it::
 
     for session in instance.sessions:
         clock -> session.started_at                   # dataset dates; a backwards step clamps
@@ -41,16 +42,8 @@ from datetime import datetime
 from functools import cached_property
 from typing import Protocol
 
-from memory_bench.driver import (
-    EVAL_PRINCIPAL,
-    PROBE_ACK_TEXT,
-    PROBE_POLICY_PROFILE,
-    PROBE_RUN_LIMITS,
-    PROBE_TOOLS,
-    RunRecall,
-    extractor_name,
-    read_run_recall,
-)
+from memory_bench.driver import RunRecall, extractor_name, read_run_recall
+from memory_bench.harness import EVAL_PRINCIPAL, build_eval_composition
 from memory_bench.metrics import BENCHMARK_VERSION
 from memory_bench_external._load import DatasetSource
 from memory_bench_external._split import SplitSelection
@@ -79,7 +72,6 @@ from memory_core.domain import LIVE_STATUSES, Belief, BeliefStatus, RecallTrace
 from memory_core.errors import UsageError
 from memory_core.formation.extractor import DeterministicExtractor
 from memory_core.policy import RETRIEVAL_POLICY
-from memory_core.runtime.scripted import FakeModelScript, ScriptedTurn
 
 SESSION_SCOPE = "general"
 """The scope every dataset session consolidates at (the datasets have no projects)."""
@@ -497,27 +489,6 @@ def instance_start(instance: ExternalInstance) -> datetime:
     return min(probe.asked_at for probe in instance.probes)
 
 
-def build_composition(start: datetime) -> bootstrap.Composition:
-    """A composition built the way the deterministic arm builds one per scenario.
-
-    In-memory storage, a fixed clock at ``start``, sequential ids, the scripted one-turn model,
-    no tools, the probe run limits and policy profile, the deterministic extractor.
-    """
-    return bootstrap.build(
-        storage="memory",
-        script=FakeModelScript(
-            turns=[ScriptedTurn(text=PROBE_ACK_TEXT)], on_exhausted="repeat_last"
-        ),
-        principal=EVAL_PRINCIPAL,
-        fixed_clock_at=start,
-        sequential_ids=True,
-        enabled_tools=PROBE_TOOLS,
-        limits=PROBE_RUN_LIMITS,
-        policy_profile=PROBE_POLICY_PROFILE,
-        extractor=DeterministicExtractor(),
-    )
-
-
 def record_instance(
     composition: bootstrap.Composition,
     instance: ExternalInstance,
@@ -695,7 +666,7 @@ def run_instance(
     if not ks or min(ks) < 1:
         raise UsageError(f"recall cut-offs must be positive integers, got {list(ks)}")
     report = progress or _NoProgress()
-    composition = build_composition(instance_start(instance))
+    composition = build_eval_composition(instance_start(instance))
     try:
         matcher = _LabelMatcher(instance.beliefs)
         recorded = record_instance(composition, instance, progress=report)
