@@ -18,7 +18,13 @@ from memory_bench_external import (
     open_longmemeval,
     run_external,
 )
-from memory_bench_external.metrics import COMMON_CAVEATS, DATASET_CAVEATS
+from memory_bench_external.metrics import (
+    BASELINE_RANKING,
+    COMMON_CAVEATS,
+    DATASET_CAVEATS,
+    WORDS_RULE,
+)
+from memory_bench_external.run import MEMORY_RANKING
 
 Records = Callable[[Path], list[dict[str, Any]]]
 
@@ -139,3 +145,20 @@ def test_the_document_refuses_unknown_fields_and_round_trips(locomo_fixture: Pat
     with pytest.raises(ValidationError, match="extra"):
         ExternalMetrics.model_validate({**document, "statements": ["x"]})
     assert metrics.to_json().endswith("}\n")
+
+
+def test_each_arm_states_its_ranking_order_and_words_at_k(locomo_fixture: Path) -> None:
+    metrics = _metrics("locomo", locomo_fixture)
+    assert metrics.memory.ranking_order == MEMORY_RANKING
+    assert metrics.memory.ranking_order.startswith("in-turn recall first")
+    assert "question-blind session snapshot" in metrics.memory.ranking_order
+    assert metrics.raw_turn_bm25.ranking_order == BASELINE_RANKING
+    assert metrics.words_rule == WORDS_RULE
+    for arm in (metrics.memory, metrics.raw_turn_bm25):
+        words = arm.words_at_k
+        assert words.probes == arm.recall_at_k.probes
+        assert list(words.words) == list(words.per_probe) == ["1", "5", "10"]
+        totals = [words.words[k] for k in ("1", "5", "10")]
+        assert totals == sorted(totals) and totals[0] > 0
+        for k, total in words.words.items():
+            assert words.per_probe[k] == (round(total / words.probes, 4) if words.probes else None)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from memory_bench.driver import EVAL_PRINCIPAL
+from memory_bench.harness import build_eval_composition
 from memory_bench_external import (
     ExternalInstance,
     load_halumem,
@@ -32,7 +33,7 @@ from memory_bench_external._dates import (
     parse_longmemeval_datetime,
 )
 from memory_bench_external.halumem import normalize_statement
-from memory_bench_external.run import build_composition, instance_start, record_instance
+from memory_bench_external.run import instance_start, record_instance
 from memory_core.runtime.events import ASSISTANT_MESSAGE_CREATED, USER_MESSAGE_CREATED
 
 Records = Callable[[Path], list[dict[str, Any]]]
@@ -44,7 +45,7 @@ _WELL_FORMED_DIA_ID = re.compile(r"^D(\d+):(\d+)$")
 def _events_follow_evidence(instance: ExternalInstance) -> None:
     """Record ``instance``; every evidence reference of a scored probe resolves to events whose
     text is the dataset turn's, appended as the right kind of message."""
-    composition = build_composition(instance_start(instance))
+    composition = build_eval_composition(instance_start(instance))
     try:
         recorded = record_instance(composition, instance)
         by_turn = {(r.session_id, r.turn_id): r for r in recorded.turns}

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from memory_bench.driver import EVAL_PRINCIPAL
+from memory_bench.driver import EVAL_PRINCIPAL, RunRecall
+from memory_bench.harness import build_eval_composition
 from memory_bench_external import (
     DatasetError,
     ExternalInstance,
@@ -24,11 +25,13 @@ from memory_bench_external import (
 from memory_bench_external.run import (
     ExternalRun,
     MemoryProbe,
-    build_composition,
+    in_turn_returned,
     instance_start,
+    ranked_returned,
     record_instance,
 )
-from memory_core.domain import BeliefStatus
+from memory_bench_external.scoring import count_words
+from memory_core.domain import BeliefStatus, RecallTrace
 from memory_core.errors import UsageError
 from memory_core.runtime.events import ASSISTANT_MESSAGE_CREATED
 
@@ -102,7 +105,7 @@ def test_a_malformed_record_fails_before_any_instance_runs(
 def test_other_speaker_is_recorded_but_never_a_source(locomo_fixture: Path) -> None:
     for speaker in ("a", "b"):
         instance = open_locomo(locomo_fixture, principal_speaker=speaker).load().instances[0]
-        composition = build_composition(instance_start(instance))
+        composition = build_eval_composition(instance_start(instance))
         try:
             recorded = record_instance(composition, instance)
             principal_turns = {r.event_id for r in recorded.turns if r.is_principal}
@@ -197,7 +200,7 @@ def test_dataset_dates_drive_the_clock_and_a_backwards_step_clamps(
         (clamped, datetime(2023, 5, 20, 2, 21, tzinfo=UTC), 1),
     ):
         instance = dataset.instances[0]
-        composition = build_composition(instance_start(instance))
+        composition = build_eval_composition(instance_start(instance))
         try:
             recorded = record_instance(composition, instance)
             assert recorded.session_clamps == clamps
@@ -227,3 +230,45 @@ def test_empty_turns_are_skipped_and_counted(
 def test_cut_offs_must_be_positive(locomo_fixture: Path) -> None:
     with pytest.raises(UsageError, match="positive integers"):
         run_external(open_locomo(locomo_fixture), ks=(0, 5))
+
+
+def _trace(trace_id: str, moment: Any, *returned: str) -> RecallTrace:
+    return RecallTrace(
+        trace_id=trace_id,
+        tenant_id=EVAL_PRINCIPAL.tenant_id,
+        principal_id=EVAL_PRINCIPAL.principal_id,
+        moment=moment,
+        policy_version="retrieval@test",
+        created_at=datetime(2023, 5, 8, tzinfo=UTC),
+        returned=returned,
+    )
+
+
+def test_the_memory_arm_reads_in_turn_recall_first_then_the_snapshot() -> None:
+    recall = RunRecall(
+        snapshot=_trace("t-snap", "snapshot", "m-2", "m-3", "m-5"),
+        in_turn=(_trace("t-in", "in_turn", "m-3", "m-1"), _trace("t-delta", "delta", "m-1", "m-4")),
+        prefix_digests=(),
+    )
+    assert in_turn_returned(recall) == ["m-3", "m-1", "m-4"]
+    assert ranked_returned(recall) == ["m-3", "m-1", "m-4", "m-2", "m-5"]
+    blind_only = RunRecall(snapshot=recall.snapshot, in_turn=(), prefix_digests=())
+    assert ranked_returned(blind_only) == ["m-2", "m-3", "m-5"]
+    assert ranked_returned(RunRecall(snapshot=None, in_turn=(), prefix_digests=())) == []
+
+
+def test_each_arm_counts_the_words_of_what_it_returned(locomo_fixture: Path) -> None:
+    run = run_external(open_locomo(locomo_fixture))
+    for row in run.baseline_rows:
+        assert row.outcome.item_words == tuple(count_words(t.text) for t in row.retrieved)
+    for memory_row in run.memory_rows:
+        assert len(memory_row.outcome.item_words) == memory_row.outcome.returned
+        assert all(words > 0 for words in memory_row.outcome.item_words)
+    for summary, rows in (
+        (run.memory, [row.outcome for row in run.memory_rows]),
+        (run.baseline, [row.outcome for row in run.baseline_rows]),
+    ):
+        counted = [o for o in rows if o.eligible and not o.reported_separately]
+        assert dict(summary.words_at_k) == {
+            k: sum(sum(o.item_words[:k]) for o in counted) for k in run.ks
+        }

@@ -132,16 +132,21 @@ def test_summary_counts_per_k_category_and_separate_bucket() -> None:
     hit_first = Provenance(turn_ids=frozenset({"D2:2"}), session_ids=frozenset({"s2"}))
     miss = Provenance(turn_ids=frozenset({"D9:9"}), session_ids=frozenset({"s9"}))
     scores = [
-        score_probe(_probe(probe_id="a"), [hit_first], tokens=10),
-        score_probe(_probe(probe_id="b"), [miss] * 4 + [hit_first], tokens=20),
-        score_probe(_probe(probe_id="c", category="temporal"), [miss], tokens=5),
+        score_probe(_probe(probe_id="a"), [hit_first], tokens=10, words=[6]),
+        score_probe(
+            _probe(probe_id="b"), [miss] * 4 + [hit_first], tokens=20, words=[1, 2, 3, 4, 5]
+        ),
+        score_probe(_probe(probe_id="c", category="temporal"), [miss], tokens=5, words=[7]),
         score_probe(
             _probe(probe_id="d", reported_separately=True, dataset_category="ssa"),
             [hit_first],
             tokens=7,
+            words=[9],
         ),
-        score_probe(_probe(probe_id="e", abstention=True, category="abstention"), [], tokens=0),
-        score_probe(_probe(probe_id="f", evidence=()), [hit_first], tokens=3),
+        score_probe(
+            _probe(probe_id="e", abstention=True, category="abstention"), [], tokens=0, words=()
+        ),
+        score_probe(_probe(probe_id="f", evidence=()), [hit_first], tokens=3, words=[8]),
     ]
     summary = summarize(scores)
     assert summary.overall.probes == 3
@@ -161,6 +166,18 @@ def test_summary_counts_per_k_category_and_separate_bucket() -> None:
     assert (summary.returned, summary.matched, summary.noise) == (7, 2, 5)
     assert summary.noise_ratio == pytest.approx(5 / 7)
     assert summary.abstention_returned == 0
+    # Words@k: the words of the first k items, over the same probes as overall (a, b, c).
+    assert summary.words_at_k == ((1, 6 + 1 + 7), (5, 6 + 15 + 7), (10, 6 + 15 + 7))
+
+
+def test_words_need_one_count_per_returned_item() -> None:
+    item = Provenance(turn_ids=frozenset({"D2:2"}), session_ids=frozenset({"s2"}))
+    scored = score_probe(_probe(), [item, item, item], tokens=0, words=[4, 0, 3])
+    assert [scored.words_within(k) for k in (1, 2, 3, 10)] == [4, 4, 7, 7]
+    with pytest.raises(UsageError, match="one non-negative word count per returned item"):
+        score_probe(_probe(), [item, item], tokens=0, words=[4])
+    with pytest.raises(UsageError, match="one non-negative word count per returned item"):
+        score_probe(_probe(), [item], tokens=0, words=[-1])
 
 
 def test_matching_items_and_per_probe_matches() -> None:
@@ -169,10 +186,12 @@ def test_matching_items_and_per_probe_matches() -> None:
     session = Provenance(turn_ids=frozenset({"D3:7"}), session_ids=frozenset({"s3"}))
     other = Provenance(turn_ids=frozenset({"D2:3"}), session_ids=frozenset({"s2"}))
     assert matching_items(refs, [exact, session, other, other]) == 2
-    scored = score_probe(_probe(evidence=tuple(refs)), [exact, other, session], tokens=4)
+    scored = score_probe(
+        _probe(evidence=tuple(refs)), [exact, other, session], tokens=4, words=[1, 1, 1]
+    )
     assert (scored.returned, scored.matched, scored.first_hit) == (3, 2, 1)
     abstaining = score_probe(
-        _probe(abstention=True, category="abstention", evidence=()), [exact], tokens=1
+        _probe(abstention=True, category="abstention", evidence=()), [exact], tokens=1, words=[2]
     )
     assert (abstaining.eligible, abstaining.matched) == (False, 0)
     assert summarize([abstaining]).abstention_returned == 1
@@ -211,7 +230,7 @@ def test_live_answers_score_by_token_f1_or_the_abstain_phrase() -> None:
 def test_excluded_probe_cannot_be_scored() -> None:
     excluded = _probe(exclusion=ProbeExclusion.EVIDENCE_OUTSIDE_PRINCIPAL)
     with pytest.raises(UsageError, match="excluded"):
-        score_probe(excluded, [], tokens=0)
+        score_probe(excluded, [], tokens=0, words=())
 
 
 @pytest.mark.parametrize(

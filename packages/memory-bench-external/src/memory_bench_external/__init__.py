@@ -12,12 +12,20 @@ evidence-provenance recall@k; :mod:`memory_bench_external.baseline` the BM25 raw
 :func:`run_external` drives an opened dataset (:func:`open_longmemeval`, :func:`open_locomo`,
 :func:`open_halumem`, which parse instances on demand) through real formation and retrieval
 beside the baseline, and :class:`ExternalMetrics` is the metrics document that leaves the run.
+LoCoMo's fixed dev/test partition by ``sample_id`` (:data:`DEV_SAMPLE_IDS`,
+:data:`TEST_SAMPLE_IDS`) is chosen with ``open_locomo(..., split="dev")``.
 No dataset is ever part of this package or its repository.
 """
 
 from memory_bench.corpus import ProbeCategory
 from memory_bench_external._errors import DatasetError
 from memory_bench_external._load import DatasetSource
+from memory_bench_external._split import (
+    DEV_SAMPLE_IDS,
+    TEST_SAMPLE_IDS,
+    SplitName,
+    SplitSelection,
+)
 from memory_bench_external._types import (
     DatasetName,
     EvidenceTally,
@@ -64,6 +72,7 @@ from memory_bench_external.scoring import (
     ProvenanceSummary,
     RecallAtK,
     answer_f1,
+    count_words,
     is_correct,
     matching_items,
     normalize_answer,
@@ -77,7 +86,9 @@ from memory_bench_external.scoring import (
 
 __all__ = [
     "DEFAULT_KS",
+    "DEV_SAMPLE_IDS",
     "F1_CORRECT",
+    "TEST_SAMPLE_IDS",
     "AnswerScore",
     "BaselineProbe",
     "BaselineResult",
@@ -109,9 +120,12 @@ __all__ = [
     "RecallAtK",
     "RetrievedTurn",
     "RunProgress",
+    "SplitName",
+    "SplitSelection",
     "answer_f1",
     "baseline_probes",
     "caveats_for",
+    "count_words",
     "is_correct",
     "load_halumem",
     "load_locomo",

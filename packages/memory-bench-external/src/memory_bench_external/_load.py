@@ -14,6 +14,7 @@ from pathlib import Path
 
 from memory_bench_external._errors import RecordUnit
 from memory_bench_external._fields import RecordContext
+from memory_bench_external._split import SplitName, SplitSelection, select_split
 from memory_bench_external._stream import (
     FileFormat,
     index_file,
@@ -47,6 +48,7 @@ class DatasetSource:
         sample: The requested sample size, or ``None`` for every instance.
         seed: The sampling seed.
         principal_speaker: LoCoMo's chosen principal speaker; ``None`` elsewhere.
+        split: LoCoMo's dev/test split and what it kept; ``None`` elsewhere.
         path: The operator's file.
         file_format: JSON list or JSON Lines.
         selected: Selected record position -> the record's stable identifier.
@@ -60,6 +62,7 @@ class DatasetSource:
     sample: int | None
     seed: int
     principal_speaker: PrincipalSpeaker | None = None
+    split: SplitSelection | None = None
     path: Path
     file_format: FileFormat
     selected: dict[int, str]
@@ -111,18 +114,27 @@ def open_dataset(
     seed: int,
     parse: RecordParser,
     principal_speaker: PrincipalSpeaker | None = None,
+    split: SplitName | None = None,
 ) -> DatasetSource:
     """Make the first pass over ``path`` and select the sample; parse nothing yet.
 
+    With ``split`` (LoCoMo) the sample is drawn from that split's instances only
+    (:mod:`memory_bench_external._split`).
+
     Raises:
         DatasetError: The file is unreadable as the dataset (syntax, shape, identifiers).
-        UsageError: The sample size is impossible.
+        UsageError: The sample size is impossible, or the split selects no instance.
     """
     if sample is not None and sample < 1:
         raise UsageError(f"--sample must be at least 1, got {sample}")
     file_path = Path(path)
     index = index_file(file_path, file_format=file_format, id_key=id_key)
-    chosen = frozenset(select_sample(list(index.positions.values()), sample=sample, seed=seed))
+    pool: tuple[str, ...] = tuple(index.positions.values())
+    selection: SplitSelection | None = None
+    if split is not None:
+        pool, selection = select_split(pool, split, path=file_path)
+    within = "in the file" if selection is None else f"of --split {selection.name} in the file"
+    chosen = frozenset(select_sample(pool, sample=sample, seed=seed, within=within))
     return DatasetSource(
         dataset=dataset,
         license=license,
@@ -131,6 +143,7 @@ def open_dataset(
         sample=sample,
         seed=seed,
         principal_speaker=principal_speaker,
+        split=selection,
         path=file_path,
         file_format=file_format,
         selected={pos: ident for pos, ident in index.positions.items() if ident in chosen},

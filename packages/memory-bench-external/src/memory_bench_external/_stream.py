@@ -302,11 +302,14 @@ def index_file(path: Path, *, file_format: FileFormat, id_key: str) -> FileIndex
     return FileIndex(sha256=digest.hexdigest(), positions=positions)
 
 
-def select_sample(ids: Sequence[str], *, sample: int | None, seed: int) -> tuple[str, ...]:
+def select_sample(
+    ids: Sequence[str], *, sample: int | None, seed: int, within: str = "in the file"
+) -> tuple[str, ...]:
     """Pick the instances to run: all of them, or ``sample`` chosen reproducibly by ``seed``.
 
     The choice is ``random.Random(seed).sample`` over the identifiers in sorted order, so it
-    does not depend on the file's record order; the result is sorted.
+    does not depend on the file's record order; the result is sorted. ``within`` says where
+    ``ids`` came from in the refusal of an oversized sample.
 
     Raises:
         UsageError: ``sample`` is below 1 or above the number of instances.
@@ -318,7 +321,7 @@ def select_sample(ids: Sequence[str], *, sample: int | None, seed: int) -> tuple
         raise UsageError(f"--sample must be at least 1, got {sample}")
     if sample > len(ordered):
         raise UsageError(
-            f"--sample {sample} exceeds the {len(ordered)} instances in the file; "
+            f"--sample {sample} exceeds the {len(ordered)} instances {within}; "
             f"pass --sample {len(ordered)} or fewer, or omit --sample to run them all"
         )
     return tuple(sorted(random.Random(seed).sample(ordered, sample)))

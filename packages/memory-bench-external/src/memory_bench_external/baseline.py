@@ -21,6 +21,7 @@ from memory_bench_external.scoring import (
     ProbeProvenance,
     Provenance,
     ProvenanceSummary,
+    count_words,
     score_probe,
     summarize,
 )
@@ -162,7 +163,10 @@ def answer_probe(
     retrieved = index.search(probe.question, k=k)
     block = render_block(retrieved)
     outcome = score_probe(
-        probe, [turn.provenance for turn in retrieved], tokens=estimate_tokens(block)
+        probe,
+        [turn.provenance for turn in retrieved],
+        tokens=estimate_tokens(block),
+        words=[count_words(turn.text) for turn in retrieved],
     )
     return BaselineProbe(instance_id=instance_id, retrieved=retrieved, block=block, outcome=outcome)
 

@@ -11,6 +11,10 @@ for a session that does not). Image turns keep their caption beside the text. Ev
 (``"D3:1"``) are parsed leniently: a compound entry (``"D8:6; D9:17"``) is split, an id naming
 a turn the session lacks falls back to session granularity, and an unparseable entry
 (``"D"``), an unknown session or an empty list is counted, never fatal.
+
+``--split dev|test|all`` selects the fixed partition by ``sample_id``
+(:mod:`memory_bench_external._split`): tune on ``dev``, report ``test``; ``all`` (the
+default) runs every conversation.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from memory_bench.corpus import ProbeCategory
 from memory_bench_external._dates import parse_locomo_datetime
 from memory_bench_external._fields import RecordContext, join
 from memory_bench_external._load import DatasetSource, RecordParser, open_dataset
+from memory_bench_external._split import SplitName
 from memory_bench_external._types import (
     EvidenceTally,
     ExternalDataset,
@@ -275,18 +280,21 @@ def open_locomo(
     sample: int | None = None,
     seed: int = 0,
     principal_speaker: PrincipalSpeaker = "a",
+    split: SplitName = "all",
 ) -> DatasetSource:
-    """Index ``locomo10.json`` and select the sample; parse on demand.
+    """Index ``locomo10.json`` and select the split and the sample; parse on demand.
 
     Args:
         path: The operator's local copy of the file.
-        sample: How many conversations to select (``None``: all ten).
+        sample: How many conversations of the split to select (``None``: all of them).
         seed: The sampling seed.
         principal_speaker: ``a`` or ``b``: whose turns are formation sources.
+        split: ``dev``, ``test`` or ``all`` (see :mod:`memory_bench_external._split`).
 
     Raises:
         DatasetError: The file is not a readable JSON list of LoCoMo samples.
-        UsageError: ``sample`` is impossible, or ``principal_speaker`` is not ``a``/``b``.
+        UsageError: ``sample`` is impossible, ``principal_speaker`` is not ``a``/``b``,
+            ``split`` is unknown, or a named split selects no conversation of the file.
     """
     if principal_speaker not in ("a", "b"):
         raise UsageError(f"--principal-speaker must be 'a' or 'b', got {principal_speaker!r}")
@@ -300,6 +308,7 @@ def open_locomo(
         seed=seed,
         parse=_parser(principal_speaker),
         principal_speaker=principal_speaker,
+        split=split,
     )
 
 
@@ -309,18 +318,23 @@ def load_locomo(
     sample: int | None = None,
     seed: int = 0,
     principal_speaker: PrincipalSpeaker = "a",
+    split: SplitName = "all",
 ) -> ExternalDataset:
-    """Read ``locomo10.json`` and map the sampled conversations.
+    """Read ``locomo10.json`` and map the sampled conversations of the split.
 
     Args:
         path: The operator's local copy of the file.
-        sample: How many conversations to select (``None``: all ten).
+        sample: How many conversations of the split to select (``None``: all of them).
         seed: The sampling seed.
         principal_speaker: ``a`` or ``b``: whose turns are formation sources.
+        split: ``dev``, ``test`` or ``all`` (see :mod:`memory_bench_external._split`).
 
     Raises:
         DatasetError: The file is not a readable LoCoMo file; the message names the record,
             its ``sample_id`` and the field.
-        UsageError: ``sample`` is impossible, or ``principal_speaker`` is not ``a``/``b``.
+        UsageError: ``sample`` is impossible, ``principal_speaker`` is not ``a``/``b``,
+            ``split`` is unknown, or a named split selects no conversation of the file.
     """
-    return open_locomo(path, sample=sample, seed=seed, principal_speaker=principal_speaker).load()
+    return open_locomo(
+        path, sample=sample, seed=seed, principal_speaker=principal_speaker, split=split
+    ).load()

@@ -7,87 +7,39 @@ and no local path, so publishing it publishes nothing of the dataset. It is info
 an activation artifact and not a baseline.
 
 Counts are integers; every ratio is derived from counts in the same document (rounded to four
-places) and is ``null`` when its denominator is zero.
+places) and is ``null`` when its denominator is zero. The rules and caveats the document
+states are worded in :mod:`memory_bench_external._wording` and re-exported here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memory_bench_external._split import SplitName, SplitSelection
 from memory_bench_external._types import DatasetName, EvidenceTally, PrincipalSpeaker
-from memory_bench_external.run import ExternalRun, FormationTally, LabelTally
-from memory_bench_external.scoring import F1_CORRECT, ProvenanceSummary, RecallAtK
+from memory_bench_external._wording import (
+    BASELINE_METHOD,
+    BASELINE_RANKING,
+    COMMON_CAVEATS,
+    DATASET_CAVEATS,
+    LABEL_MATCH_RULE,
+    PROVENANCE_RULE,
+    SPLIT_CAVEATS,
+    WORDS_RULE,
+    caveats_for,
+    split_caveats,
+)
+from memory_bench_external.run import MEMORY_RANKING, ExternalRun, FormationTally, LabelTally
+from memory_bench_external.scoring import ProvenanceSummary, RecallAtK
 
-METRICS_SCHEMA_VERSION: Literal[1] = 1
-"""The version of the metrics document's shape."""
+METRICS_SCHEMA_VERSION: Literal[2] = 2
+"""The version of the metrics document's shape (2: ``split``, ``ranking_order`` and
+``words_at_k`` were added)."""
 
 METRICS_KIND: Literal["memory-benchmark-external-metrics"] = "memory-benchmark-external-metrics"
 """The document's kind, so a reader can tell it from evidence and baselines."""
-
-BASELINE_METHOD = (
-    "BM25 (bm25s, Lucene scoring) over the principal's raw turns, one document per turn, "
-    "tokenized with the platform tokenizer without stopwords; top max(k) turns per probe"
-)
-"""How the raw-turn baseline retrieves."""
-
-PROVENANCE_RULE = (
-    "a probe is a hit at k when one of the first k returned items was formed from (memory: "
-    "some source_event_id is the event appended for) an evidence turn, or, for evidence known "
-    "only at session granularity, from any turn of the evidence session; memory items rank "
-    "in-turn recall first, then the session snapshot"
-)
-"""The evidence-provenance recall@k rule, stated in the document."""
-
-LABEL_MATCH_RULE = (
-    f"a belief matches a labeled memory point when the normalized, Porter-stemmed token F1 of "
-    f"the two statements is at least {F1_CORRECT}"
-)
-"""How end-to-end figures match beliefs to labeled memory points."""
-
-COMMON_CAVEATS: tuple[str, ...] = (
-    "deterministic arm: the extractor is the deterministic, regex-based baseline extractor "
-    "and the model is a scripted one-turn reply, so these figures measure formation and "
-    "retrieval, not answer correctness",
-    "published figures for these datasets use a model judge over generated answers; these "
-    "figures use none and are not comparable with them",
-    "dataset dates are read as UTC and drive a fixed clock; an instant earlier than the clock "
-    "is clamped to a zero advance and counted",
-    "every probe is asked in a fresh session after the instance's last session was "
-    "consolidated and maintenance ran once",
-)
-"""Caveats every external metrics document carries."""
-
-DATASET_CAVEATS: dict[DatasetName, tuple[str, ...]] = {
-    "longmemeval": (
-        "single-session-assistant probes are reported separately and score zero by design: "
-        "their evidence is an assistant turn and formation never reads assistant turns",
-        "abstention (_abs) probes count tokens and returned items but not recall@k",
-        "evidence is the has_answer turns of the answer sessions (turn granularity), or the "
-        "answer session when it marks none",
-    ),
-    "locomo": (
-        "only the principal speaker's turns are formation sources and indexed by the baseline; "
-        "the other speaker's turns are recorded as non-source messages",
-        "only questions whose evidence lies in the principal's turns are scored; the others "
-        "are counted under exclusions, as are questions with no usable evidence id",
-        "adversarial (category 5) questions are abstention probes: they count tokens and "
-        "returned items but not recall@k",
-    ),
-    "halumem": (
-        "questions are asked after the user's last session, not after the session the dataset "
-        "attaches them to, so an update made in a later session may stand between a question "
-        "and its evidence",
-        "evidence is matched to memory points by text and is known at session granularity",
-        "end-to-end figures match beliefs to memory points by statement token F1, a "
-        "deterministic stand-in for the judge the published figures use",
-        "Memory Boundary questions are abstention probes: they count tokens and returned items "
-        "but not recall@k",
-    ),
-}
-"""Caveats specific to each dataset."""
 
 
 class _Document(BaseModel):
@@ -121,12 +73,38 @@ class RecallFigures(_Document):
         )
 
 
+class WordFigures(_Document):
+    """What recall@k costs: the words of the first ``k`` items returned.
+
+    Attributes:
+        probes: Probes counted (the same probes as ``recall_at_k``).
+        words: ``k`` (as text) -> words of the first ``k`` items, summed over those probes.
+        per_probe: ``k`` -> ``words / probes``.
+    """
+
+    probes: int = Field(ge=0)
+    words: dict[str, int]
+    per_probe: dict[str, float | None]
+
+    @classmethod
+    def of(cls, summary: ProvenanceSummary) -> WordFigures:
+        """The words@k of one arm's :class:`ProvenanceSummary`."""
+        probes = summary.overall.probes
+        return cls(
+            probes=probes,
+            words={str(k): count for k, count in summary.words_at_k},
+            per_probe={str(k): _ratio(count, probes) for k, count in summary.words_at_k},
+        )
+
+
 class ArmFigures(_Document):
     """One arm's figures over the probes run.
 
     Attributes:
+        ranking_order: The order the arm's returned items are read in at every ``k``.
         probes_run: Scored probes the arm answered (abstention included).
         recall_at_k: Provenance recall@k over eligible probes not reported separately.
+        words_at_k: The words returned at each ``k`` over the same probes.
         by_category: The same per benchmark probe category.
         by_dataset_category: Per the dataset's own category (separately reported ones too).
         reported_separately: Over the probes reported separately (LongMemEval
@@ -140,8 +118,10 @@ class ArmFigures(_Document):
         tokens_per_probe: ``tokens / probes_run``.
     """
 
+    ranking_order: str
     probes_run: int = Field(ge=0)
     recall_at_k: RecallFigures
+    words_at_k: WordFigures
     by_category: dict[str, RecallFigures]
     by_dataset_category: dict[str, RecallFigures]
     reported_separately: RecallFigures
@@ -154,11 +134,13 @@ class ArmFigures(_Document):
     tokens_per_probe: float | None
 
     @classmethod
-    def of(cls, summary: ProvenanceSummary) -> ArmFigures:
-        """The figures of one arm's :class:`ProvenanceSummary`."""
+    def of(cls, summary: ProvenanceSummary, *, ranking_order: str) -> ArmFigures:
+        """The figures of one arm's :class:`ProvenanceSummary`, read in ``ranking_order``."""
         return cls(
+            ranking_order=ranking_order,
             probes_run=summary.probes,
             recall_at_k=RecallFigures.of(summary.overall),
+            words_at_k=WordFigures.of(summary),
             by_category={name: RecallFigures.of(r) for name, r in summary.by_category},
             by_dataset_category={
                 name: RecallFigures.of(r) for name, r in summary.by_dataset_category
@@ -350,6 +332,35 @@ class ClockFigures(_Document):
     probe_clamps: int = Field(ge=0)
 
 
+class SplitFigures(_Document):
+    """LoCoMo's fixed dev/test partition: which split ran and what it kept (counts only).
+
+    Attributes:
+        name: ``dev``, ``test`` or ``all``.
+        in_split: The file's conversations in the split (what ``sample`` draws from).
+        other_split: The file's conversations of the other named split, left out.
+        unassigned: The file's conversations in neither list (run only by ``all``).
+        missing: Conversations the split lists that the file lacks (both lists for ``all``).
+    """
+
+    name: SplitName
+    in_split: int = Field(ge=0)
+    other_split: int = Field(ge=0)
+    unassigned: int = Field(ge=0)
+    missing: int = Field(ge=0)
+
+    @classmethod
+    def of(cls, selection: SplitSelection) -> SplitFigures:
+        """The figures of a :class:`SplitSelection`."""
+        return cls(
+            name=selection.name,
+            in_split=selection.in_split,
+            other_split=selection.other_split,
+            unassigned=selection.unassigned,
+            missing=selection.missing,
+        )
+
+
 class PolicyFigures(_Document):
     """The versions the figures were measured under."""
 
@@ -363,7 +374,7 @@ class ExternalMetrics(_Document):
     """The metrics document of one external run.
 
     Attributes:
-        schema_version: ``1``.
+        schema_version: ``2``.
         kind: ``memory-benchmark-external-metrics``.
         arm: ``deterministic``.
         dataset: Which dataset.
@@ -374,9 +385,11 @@ class ExternalMetrics(_Document):
         sample_size: Instances run.
         seed: The sampling seed.
         principal_speaker: LoCoMo's principal speaker (``null`` elsewhere).
+        split: LoCoMo's dev/test split and what it kept (``null`` elsewhere).
         ks: The recall cut-offs.
         policies: Versions the figures were measured under.
         provenance_rule: How evidence-provenance recall@k is counted.
+        words_rule: How words@k is counted.
         baseline_method: How the raw-turn baseline retrieves.
         probes: Probe counts.
         evidence: Evidence reference tally.
@@ -388,7 +401,7 @@ class ExternalMetrics(_Document):
         caveats: What the figures do and do not mean.
     """
 
-    schema_version: Literal[1] = METRICS_SCHEMA_VERSION
+    schema_version: Literal[2] = METRICS_SCHEMA_VERSION
     kind: Literal["memory-benchmark-external-metrics"] = METRICS_KIND
     arm: Literal["deterministic"] = "deterministic"
     dataset: DatasetName
@@ -399,9 +412,11 @@ class ExternalMetrics(_Document):
     sample_size: int = Field(ge=0)
     seed: int
     principal_speaker: PrincipalSpeaker | None
+    split: SplitFigures | None
     ks: list[int]
     policies: PolicyFigures
     provenance_rule: str
+    words_rule: str
     baseline_method: str
     probes: ProbeFigures
     evidence: EvidenceFigures
@@ -438,6 +453,7 @@ class ExternalMetrics(_Document):
             sample_size=len(run.instances),
             seed=run.seed,
             principal_speaker=run.principal_speaker,
+            split=SplitFigures.of(run.split) if run.split is not None else None,
             ks=list(run.ks),
             policies=PolicyFigures(
                 benchmark_version=run.benchmark_version,
@@ -446,6 +462,7 @@ class ExternalMetrics(_Document):
                 extractor=run.extractor,
             ),
             provenance_rule=PROVENANCE_RULE,
+            words_rule=WORDS_RULE,
             baseline_method=BASELINE_METHOD,
             probes=ProbeFigures(
                 parsed=run.probes_parsed,
@@ -459,10 +476,13 @@ class ExternalMetrics(_Document):
             evidence=EvidenceFigures.of(run.evidence),
             clock=ClockFigures(session_clamps=run.session_clamps, probe_clamps=run.probe_clamps),
             formation=FormationFigures.of(run.formation),
-            memory=MemoryArmFigures(**ArmFigures.of(memory).model_dump(), moments=moments),
-            raw_turn_bm25=ArmFigures.of(run.baseline),
+            memory=MemoryArmFigures(
+                **ArmFigures.of(memory, ranking_order=MEMORY_RANKING).model_dump(),
+                moments=moments,
+            ),
+            raw_turn_bm25=ArmFigures.of(run.baseline, ranking_order=BASELINE_RANKING),
             end_to_end=EndToEndFigures.of(run.labels) if run.has_labels else None,
-            caveats=list(caveats_for(run.dataset, sampled=run.sample is not None)),
+            caveats=list(caveats_for(run.dataset, sampled=run.sample is not None, split=run.split)),
         )
 
     def to_json(self) -> str:
@@ -471,11 +491,30 @@ class ExternalMetrics(_Document):
         return self.model_dump_json(indent=2) + "\n"
 
 
-def caveats_for(dataset: DatasetName, *, sampled: bool) -> Sequence[str]:
-    """The caveats a document about ``dataset`` carries (``sampled``: a subset was run)."""
-    sample = (
-        ("the figures are over a sampled subset of the file's instances (see sample, seed)",)
-        if sampled
-        else ()
-    )
-    return (*COMMON_CAVEATS, *sample, *DATASET_CAVEATS[dataset])
+__all__ = [
+    "BASELINE_METHOD",
+    "BASELINE_RANKING",
+    "COMMON_CAVEATS",
+    "DATASET_CAVEATS",
+    "LABEL_MATCH_RULE",
+    "METRICS_KIND",
+    "METRICS_SCHEMA_VERSION",
+    "PROVENANCE_RULE",
+    "SPLIT_CAVEATS",
+    "WORDS_RULE",
+    "ArmFigures",
+    "ClockFigures",
+    "EndToEndFigures",
+    "EvidenceFigures",
+    "ExternalMetrics",
+    "FormationFigures",
+    "MemoryArmFigures",
+    "MomentFigures",
+    "PolicyFigures",
+    "ProbeFigures",
+    "RecallFigures",
+    "SplitFigures",
+    "WordFigures",
+    "caveats_for",
+    "split_caveats",
+]

@@ -1,8 +1,9 @@
 """The deterministic external run: a dataset's instances through real formation and retrieval.
 
-Each instance gets a composition of its own, built the way the deterministic arm builds one
-per scenario (in-memory storage, fixed clock, sequential ids, the scripted one-turn model, no
-tools), and the same loop drives it::
+Each instance gets a composition of its own, built by the evaluation harness exactly as the
+deterministic arm builds one per scenario (:func:`memory_bench.harness.build_eval_composition`:
+in-memory storage, fixed clock at the instance's first date, sequential ids, the scripted
+one-turn model, no tools), and the same loop drives it::
 
     for session in instance.sessions:
         clock -> session.started_at                   # dataset dates; a backwards step clamps
@@ -41,17 +42,11 @@ from datetime import datetime
 from functools import cached_property
 from typing import Protocol
 
-from memory_bench.driver import (
-    EVAL_PRINCIPAL,
-    PROBE_ACK_TEXT,
-    PROBE_POLICY_PROFILE,
-    PROBE_RUN_LIMITS,
-    PROBE_TOOLS,
-    extractor_name,
-    read_run_recall,
-)
+from memory_bench.driver import RunRecall, extractor_name, read_run_recall
+from memory_bench.harness import EVAL_PRINCIPAL, build_eval_composition
 from memory_bench.metrics import BENCHMARK_VERSION
 from memory_bench_external._load import DatasetSource
+from memory_bench_external._split import SplitSelection
 from memory_bench_external._types import (
     DatasetName,
     EvidenceTally,
@@ -68,6 +63,7 @@ from memory_bench_external.scoring import (
     Provenance,
     ProvenanceSummary,
     answer_tokens,
+    count_words,
     score_probe,
     summarize,
 )
@@ -76,7 +72,6 @@ from memory_core.domain import LIVE_STATUSES, Belief, BeliefStatus, RecallTrace
 from memory_core.errors import UsageError
 from memory_core.formation.extractor import DeterministicExtractor
 from memory_core.policy import RETRIEVAL_POLICY
-from memory_core.runtime.scripted import FakeModelScript, ScriptedTurn
 
 SESSION_SCOPE = "general"
 """The scope every dataset session consolidates at (the datasets have no projects)."""
@@ -274,6 +269,7 @@ class ExternalRun:
         sample: The requested sample size (``None``: every instance).
         seed: The sampling seed.
         principal_speaker: LoCoMo's principal speaker (``None`` elsewhere).
+        split: LoCoMo's dev/test split and what it kept (``None`` elsewhere).
         ks: The recall cut-offs.
         benchmark_version: The benchmark's version (``memory_bench.metrics``).
         formation_policy: The extractor's policy version.
@@ -289,6 +285,7 @@ class ExternalRun:
     sample: int | None
     seed: int
     principal_speaker: PrincipalSpeaker | None
+    split: SplitSelection | None
     ks: tuple[int, ...]
     benchmark_version: str
     formation_policy: str
@@ -492,27 +489,6 @@ def instance_start(instance: ExternalInstance) -> datetime:
     return min(probe.asked_at for probe in instance.probes)
 
 
-def build_composition(start: datetime) -> bootstrap.Composition:
-    """A composition built the way the deterministic arm builds one per scenario.
-
-    In-memory storage, a fixed clock at ``start``, sequential ids, the scripted one-turn model,
-    no tools, the probe run limits and policy profile, the deterministic extractor.
-    """
-    return bootstrap.build(
-        storage="memory",
-        script=FakeModelScript(
-            turns=[ScriptedTurn(text=PROBE_ACK_TEXT)], on_exhausted="repeat_last"
-        ),
-        principal=EVAL_PRINCIPAL,
-        fixed_clock_at=start,
-        sequential_ids=True,
-        enabled_tools=PROBE_TOOLS,
-        limits=PROBE_RUN_LIMITS,
-        policy_profile=PROBE_POLICY_PROFILE,
-        extractor=DeterministicExtractor(),
-    )
-
-
 def record_instance(
     composition: bootstrap.Composition,
     instance: ExternalInstance,
@@ -576,8 +552,34 @@ def record_instance(
     return RecordedInstance(turns=tuple(recorded), formation=tally, session_clamps=clamps)
 
 
+MEMORY_RANKING = (
+    "in-turn recall first: the beliefs each in_turn or delta recall trace of the probe's run "
+    "returned, traces in event order and each trace's beliefs in its rank order; then the "
+    "question-blind session snapshot's beliefs in its rank order; a belief returned twice "
+    "keeps its first rank"
+)
+"""The order the memory arm's returned beliefs are read in by recall@k and words@k."""
+
+
 def _returned(trace: RecallTrace | None) -> list[str]:
     return [] if trace is None else list(trace.returned)
+
+
+def in_turn_returned(recall: RunRecall) -> list[str]:
+    """The distinct beliefs the run's in-turn (and delta) recall returned, in rank order."""
+    found: list[str] = []
+    for trace in recall.in_turn:
+        found.extend(belief_id for belief_id in trace.returned if belief_id not in found)
+    return found
+
+
+def ranked_returned(recall: RunRecall) -> list[str]:
+    """Every belief a probe's run returned, ranked as :data:`MEMORY_RANKING` states."""
+    in_turn = in_turn_returned(recall)
+    seen = set(in_turn)
+    return in_turn + [
+        belief_id for belief_id in _returned(recall.snapshot) if belief_id not in seen
+    ]
 
 
 def _answer_probe(
@@ -592,7 +594,7 @@ def _answer_probe(
         # Nothing to ask (the run refuses an empty prompt): nothing is returned.
         return MemoryProbe(
             instance_id=instance.instance_id,
-            outcome=score_probe(probe, [], tokens=0),
+            outcome=score_probe(probe, [], tokens=0, words=()),
             returned_snapshot=0,
             returned_in_turn=0,
             evidence_in_snapshot=False,
@@ -604,11 +606,9 @@ def _answer_probe(
     view = composition.sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": None})
     run = composition.runs.submit(probe.question, view.id, principal=EVAL_PRINCIPAL)
     recall = read_run_recall(composition, run, view.id, EVAL_PRINCIPAL)
-    in_turn: list[str] = []
-    for trace in recall.in_turn:
-        in_turn.extend(belief_id for belief_id in trace.returned if belief_id not in in_turn)
+    in_turn = in_turn_returned(recall)
     snapshot = _returned(recall.snapshot)
-    ranked = in_turn + [belief_id for belief_id in snapshot if belief_id not in in_turn]
+    ranked = ranked_returned(recall)
     beliefs: dict[str, Belief] = {}
     for belief_id in ranked:
         belief = composition.storage.memories.get(EVAL_PRINCIPAL, belief_id)
@@ -621,10 +621,12 @@ def _answer_probe(
         probe,
         [provenance[belief_id] for belief_id in kept],
         tokens=sum(trace.rendered_tokens for trace in traces),
+        words=[count_words(beliefs[belief_id].statement) for belief_id in kept],
     )
 
     def hits(ids: Sequence[str]) -> bool:
-        sub = score_probe(probe, [provenance[i] for i in ids if i in provenance], tokens=0)
+        found = [provenance[i] for i in ids if i in provenance]
+        sub = score_probe(probe, found, tokens=0, words=[0] * len(found))
         return sub.first_hit is not None
 
     labels = LabelTally()
@@ -664,7 +666,7 @@ def run_instance(
     if not ks or min(ks) < 1:
         raise UsageError(f"recall cut-offs must be positive integers, got {list(ks)}")
     report = progress or _NoProgress()
-    composition = build_composition(instance_start(instance))
+    composition = build_eval_composition(instance_start(instance))
     try:
         matcher = _LabelMatcher(instance.beliefs)
         recorded = record_instance(composition, instance, progress=report)
@@ -763,6 +765,7 @@ def run_external(
         sample=source.sample,
         seed=source.seed,
         principal_speaker=source.principal_speaker,
+        split=source.split,
         ks=tuple(ks),
         benchmark_version=BENCHMARK_VERSION,
         formation_policy=extractor.policy_version,

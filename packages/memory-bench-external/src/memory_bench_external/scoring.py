@@ -13,6 +13,10 @@ Evidence-provenance recall@k is the fraction of probes for which some item among
 ``k`` returned was formed from (or is) an evidence turn: a returned item carries the turn and
 session ids it came from, and a reference whose turn the dataset does not name matches any
 item from its session. Counts are integers; ratios are derived for display only.
+
+Words@k is what recall@k costs: the words (whitespace-separated, :func:`count_words`) of the
+first ``k`` items an arm returned, summed over the probes recall@k counts, so a recall figure
+is always read beside the amount of text that bought it.
 """
 
 from __future__ import annotations
@@ -149,6 +153,11 @@ class Provenance:
     session_ids: frozenset[str] = frozenset()
 
 
+def count_words(text: str) -> int:
+    """The words of a returned item's text: its whitespace-separated tokens."""
+    return len(text.split())
+
+
 def _matches(evidence: ExternalEvidence, item: Provenance) -> bool:
     if evidence.turn_id is not None and item.turn_ids:
         return evidence.turn_id in item.turn_ids
@@ -194,6 +203,7 @@ class ProbeProvenance:
         matched: How many returned items match some evidence reference (0 when not eligible);
             ``returned - matched`` of an eligible probe is its noise.
         tokens: Tokens rendered for the probe (``memory_core.tokenizer.estimate_tokens``).
+        item_words: The words of each returned item, in rank order (see :func:`count_words`).
     """
 
     probe_id: str
@@ -205,22 +215,43 @@ class ProbeProvenance:
     returned: int
     matched: int
     tokens: int
+    item_words: tuple[int, ...]
 
     def hit(self, k: int) -> bool:
         """Whether an evidence match came within the first ``k``."""
         return self.eligible and self.first_hit is not None and self.first_hit <= k
 
+    def words_within(self, k: int) -> int:
+        """The words of the first ``k`` returned items."""
+        return sum(self.item_words[:k])
+
 
 def score_probe(
-    probe: ExternalProbe, returned: Sequence[Provenance], *, tokens: int
+    probe: ExternalProbe,
+    returned: Sequence[Provenance],
+    *,
+    tokens: int,
+    words: Sequence[int],
 ) -> ProbeProvenance:
     """Score what an arm returned for ``probe``.
 
+    Args:
+        probe: The probe the items were returned for.
+        returned: Each returned item's provenance, in rank order.
+        tokens: Tokens rendered for the probe.
+        words: Each returned item's words, in the same order as ``returned``.
+
     Raises:
-        UsageError: ``probe`` is excluded from scoring.
+        UsageError: ``probe`` is excluded from scoring, or ``words`` does not give one count
+            per returned item.
     """
     if not probe.scored:
         raise UsageError(f"probe {probe.probe_id} is excluded ({probe.exclusion}); do not run it")
+    if len(words) != len(returned) or any(count < 0 for count in words):
+        raise UsageError(
+            f"probe {probe.probe_id}: pass one non-negative word count per returned item "
+            f"({len(returned)} items, {len(words)} counts)"
+        )
     eligible = not probe.abstention and bool(probe.evidence)
     return ProbeProvenance(
         probe_id=probe.probe_id,
@@ -232,6 +263,7 @@ def score_probe(
         returned=len(returned),
         matched=matching_items(probe.evidence, returned) if eligible else 0,
         tokens=tokens,
+        item_words=tuple(words),
     )
 
 
@@ -294,6 +326,8 @@ class ProvenanceSummary:
         matched: Of those, items matching some evidence reference; ``returned - matched``
             is the noise.
         abstention_returned: Items returned to abstention probes (nothing was asked for).
+        words_at_k: ``(k, words of the first k items)`` summed over the probes ``overall``
+            counts, for each reported k.
     """
 
     ks: tuple[int, ...]
@@ -307,6 +341,7 @@ class ProvenanceSummary:
     returned: int
     matched: int
     abstention_returned: int
+    words_at_k: tuple[tuple[int, int], ...]
 
     @property
     def noise(self) -> int:
@@ -330,6 +365,7 @@ def summarize(
     """Aggregate per-probe outcomes into recall@k overall, per category and tokens."""
     ordered = list(scores)
     main = [score for score in ordered if not score.reported_separately]
+    counted = [score for score in main if score.eligible]
     separate = [score for score in ordered if score.reported_separately]
     return ProvenanceSummary(
         ks=tuple(ks),
@@ -342,9 +378,10 @@ def summarize(
             1 for score in ordered if not score.eligible and score.category != "abstention"
         ),
         tokens=sum(score.tokens for score in ordered),
-        returned=sum(score.returned for score in main if score.eligible),
-        matched=sum(score.matched for score in main if score.eligible),
+        returned=sum(score.returned for score in counted),
+        matched=sum(score.matched for score in counted),
         abstention_returned=sum(
             score.returned for score in ordered if score.category == "abstention"
         ),
+        words_at_k=tuple((k, sum(score.words_within(k) for score in counted)) for k in ks),
     )

@@ -4,7 +4,9 @@ A checked-in multi-session corpus driven through real formation and retrieval un
 clock (:func:`run_deterministic_benchmark`), integer metrics compared exactly to a checked-in
 baseline (:func:`compare_to_baseline`), the live arm with its cost ceiling and self-validating
 evidence (:func:`run_live_benchmark`), and the formation evaluation
-(:func:`evaluate_formation`). The ``agent eval`` commands are thin wrappers over these.
+(:func:`evaluate_formation`). Every one of them, and the external adapters, runs in a
+composition built by the one evaluation harness (:func:`build_eval_composition`, through
+``memory_core.bootstrap.build``). The ``agent eval`` commands are thin wrappers over these.
 """
 
 from memory_bench.baseline import (
@@ -18,6 +20,7 @@ from memory_bench.corpus import CorpusError, MemoryBenchmarkCorpus, load_corpus
 from memory_bench.driver import run_deterministic_benchmark
 from memory_bench.formation_eval import ExpectedBelief, evaluate_formation
 from memory_bench.gates import GATES, Gate
+from memory_bench.harness import build_eval_composition
 from memory_bench.live import MemoryBenchmarkEvidence, run_live_benchmark
 from memory_bench.metrics import DeterministicRun
 
@@ -31,6 +34,7 @@ __all__ = [
     "Gate",
     "MemoryBenchmarkCorpus",
     "MemoryBenchmarkEvidence",
+    "build_eval_composition",
     "compare_to_baseline",
     "evaluate_formation",
     "load_baseline",

@@ -1,13 +1,10 @@
 """The deterministic arm: drive a corpus through real formation and retrieval, score it.
 
-Per scenario the driver builds one composition and never leaves it::
+Per scenario the driver builds one composition with the evaluation harness and never leaves
+it (:func:`memory_bench.harness.build_eval_composition`: the scripted acknowledgement, the
+probe policy, a fixed clock, sequential ids, all through ``bootstrap.build``)::
 
-    script      = FakeModelScript(turns=[ScriptedTurn(text=PROBE_ACK_TEXT)],
-                                  on_exhausted="repeat_last")
-    composition = bootstrap.build(storage=..., script=script, principal=EVAL_PRINCIPAL,
-                                  fixed_clock_at=scenario.start_at, sequential_ids=True,
-                                  enabled_tools=PROBE_TOOLS, limits=PROBE_RUN_LIMITS,
-                                  policy_profile=PROBE_POLICY_PROFILE, extractor=...)
+    composition = build_eval_composition(scenario.start_at, storage=..., extractor=...)
 
     for session in scenario.sessions:
         clock.advance(session.advance_seconds)
@@ -50,6 +47,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memory_bench.corpus import BenchmarkProbe, BenchmarkScenario, MemoryBenchmarkCorpus
+from memory_bench.harness import (
+    EVAL_PRINCIPAL,
+    PROBE_ACK_TEXT,
+    PROBE_POLICY_PROFILE,
+    PROBE_RUN_LIMITS,
+    PROBE_TOOLS,
+    build_eval_composition,
+)
 from memory_bench.metrics import (
     BENCHMARK_VERSION,
     DeterministicMetrics,
@@ -79,25 +84,8 @@ from memory_core.runtime.events import (
     SESSION_CLOSED,
 )
 from memory_core.runtime.model import Model
-from memory_core.runtime.policy_profile import PolicyProfile, RunLimits
+from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.run import Run
-from memory_core.runtime.scripted import FakeModelScript, ScriptedTurn
-
-EVAL_PRINCIPAL = Principal("memory-benchmark", "eval-user")
-"""The one principal every scenario's sessions and probes belong to."""
-
-PROBE_ACK_TEXT = "Noted."
-"""The scripted model's one unconditional reply (answer correctness is the live arm's job)."""
-
-PROBE_TOOLS: tuple[str, ...] = ()
-"""Tools enabled on probe runs: none, so the model's context carries no tool specifications and
-nothing a probe does can write to memory."""
-
-PROBE_RUN_LIMITS = RunLimits(max_steps=4, max_tokens=32_000, max_cost_usd=0.05)
-"""Limits of one probe run (the per-run cost ceiling of the live arm)."""
-
-PROBE_POLICY_PROFILE = "no-tools"
-"""The shipped runtime policy profile probe runs use."""
 
 IN_TURN_MOMENTS: frozenset[str] = frozenset({"in_turn", "delta"})
 """``memory.recalled`` moments counted as in-turn recall (the delta recall is part of a turn)."""
@@ -260,22 +248,12 @@ def prepare_scenario(
             ``PROBE_RUN_LIMITS``.
     """
     tier: str | Storage = storage if isinstance(storage, str) else storage(scenario)
-    script = (
-        None
-        if model is not None
-        else FakeModelScript(turns=[ScriptedTurn(text=PROBE_ACK_TEXT)], on_exhausted="repeat_last")
-    )
-    composition = bootstrap.build(
+    composition = build_eval_composition(
+        scenario.start_at,
         storage=tier,
         database_url=database_url,
-        script=script,
         model=model,
-        principal=EVAL_PRINCIPAL,
-        fixed_clock_at=scenario.start_at,
-        sequential_ids=True,
-        enabled_tools=PROBE_TOOLS if policy_profile is None else None,
-        limits=PROBE_RUN_LIMITS if policy_profile is None else None,
-        policy_profile=PROBE_POLICY_PROFILE if policy_profile is None else policy_profile,
+        policy_profile=policy_profile,
         extractor=extractor_factory(),
     )
     try:

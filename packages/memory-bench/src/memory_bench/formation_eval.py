@@ -5,8 +5,12 @@ message and the beliefs it should form) and **negative** cases (secrets, injecti
 requests, hypotheticals, third-party statements, assistant turns) that must form nothing. It is
 loaded with its sha256, which travels with the report.
 
-Each case runs through the real ``GovernedMemoryService`` in a fresh in-memory store under a
-fixed clock and sequential ids, so the figures are a function of the case file and the code.
+Each case runs through the real ``GovernedMemoryService`` in a composition of its own, built by
+the evaluation harness (:func:`memory_bench.harness.build_eval_composition`, through
+``bootstrap.build``: in-memory storage, a fixed clock, sequential ids): a session is opened,
+the case's message is recorded as the user's (or the assistant's) one second later, and the
+session is consolidated one second after that. The figures are a function of the case file and
+the code.
 
 Matching (shared with the benchmark corpus, whose ``LabeledBelief`` subclasses
 :class:`ExpectedBelief`): a formed belief matches an expected one when the belief types are
@@ -33,20 +37,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from rich.table import Table
 
-from memory_core import (
-    BeliefType,
-    Event,
-    FixedClock,
-    InMemoryStorage,
-    Principal,
-    SequentialIdFactory,
-    Session,
-    SessionMetadata,
-    Trust,
-    UsageError,
-)
+from memory_bench.harness import build_eval_composition
+from memory_core import BeliefType, Principal, UsageError
 from memory_core.domain import scope_for_project
-from memory_core.formation import USER_MESSAGE_EVENT, Extractor, GovernedMemoryService
+from memory_core.formation import Extractor
 from memory_core.profiles import MemoryProfiles, load_profiles
 
 CASE_FILE_NAME = "memory-formation.v2.json"
@@ -56,6 +50,7 @@ _TRAILING_PUNCTUATION = ".,;:!?…"
 _PROJECT = r"^[a-z][a-z0-9-]{1,63}$"
 _CASE_START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 _EVAL_PRINCIPAL = Principal("formation-eval", "user")
+_AGENT = "formation-eval"
 
 
 def normalize_text(text: str) -> str:
@@ -267,51 +262,36 @@ def _run_case(
     profiles: MemoryProfiles,
     extractor: Extractor | None = None,
 ) -> _Outcome:
-    storage = InMemoryStorage()
-    clock = FixedClock(_CASE_START)
-    ids = SequentialIdFactory("formation-eval")
-    principal = _EVAL_PRINCIPAL
-    service = GovernedMemoryService(
-        storage=storage,
-        clock=clock,
-        ids=ids,
-        principal=principal,
+    composition = build_eval_composition(
+        _CASE_START,
+        principal=_EVAL_PRINCIPAL,
+        id_namespace="formation-eval",
         profiles=profiles,
         extractor=extractor,
     )
-    session_id = "case-session"
-    storage.sessions.create(
-        Session(
-            id=session_id,
-            tenant_id=principal.tenant_id,
-            principal_id=principal.principal_id,
-            agent="formation-eval",
-            metadata=SessionMetadata(project_scope=project_scope),
-            opened_at=clock.now(),
-            last_activity_at=clock.now(),
+    try:
+        view = composition.sessions.create(
+            _EVAL_PRINCIPAL, _AGENT, {"project_scope": project_scope}
         )
-    )
-    clock.advance(1)
-    user = role == "user"
-    storage.events.append(
-        Event(
-            event_id=ids.new_id(),
-            tenant_id=principal.tenant_id,
-            principal_id=principal.principal_id,
-            session_id=session_id,
-            event_type=USER_MESSAGE_EVENT if user else "assistant.message.created",
-            actor=role,
-            trust=Trust.USER if user else Trust.SYSTEM,
-            payload={"text": text},
-            created_at=clock.now(),
+        composition.advance(1)
+        if text.strip():
+            # A blank message cannot be recorded (and forms nothing): the case runs empty.
+            record = (
+                composition.sessions.record_user_message
+                if role == "user"
+                else composition.sessions.record_assistant_message
+            )
+            record(view.id, text, _EVAL_PRINCIPAL)
+        composition.advance(1)
+        result = composition.memory.run(
+            "manual", scope_for_project(project_scope), view.id, principal=_EVAL_PRINCIPAL
         )
-    )
-    clock.advance(1)
-    result = service.run("manual", scope_for_project(project_scope), session_id)
-    formed = [
-        FormedBelief(belief_type=b.belief_type, subject=b.subject, statement=b.statement)
-        for b in service.list_memories()
-    ]
+        formed = [
+            FormedBelief(belief_type=b.belief_type, subject=b.subject, statement=b.statement)
+            for b in composition.memory.list_memories(principal=_EVAL_PRINCIPAL)
+        ]
+    finally:
+        composition.close()
     return _Outcome(
         formed=formed, refused_hazard=result.refused_hazard, policy_version=result.policy_version
     )

@@ -3,13 +3,14 @@
 ::
 
     agent eval memory-benchmark --external longmemeval|locomo|halumem --path FILE
-        --output PATH [--sample N --seed S] [--principal-speaker a|b]
+        --output PATH [--sample N --seed S] [--principal-speaker a|b] [--split dev|test|all]
 
 Reads the operator's local copy of LongMemEval, LoCoMo or HaluMem, runs the selected instances
 through real formation and retrieval beside the BM25 raw-turn baseline, and writes a metrics
 file to ``--output``: dataset, license, sample, seed, the sha256 of the file, both arms'
-evidence-provenance recall@k, noise and tokens per probe, the evidence tally and the caveats.
-The file holds no statement, no secret and no local path.
+evidence-provenance recall@k beside the words returned at each k, noise and tokens per probe,
+the evidence tally and the caveats. The file holds no statement, no secret and no local path.
+``--split dev|test|all`` (LoCoMo) runs the fixed partition by ``sample_id`` (default ``all``).
 
 ``--output`` is required and an existing path is refused before any work; a malformed file
 ends with a typed error naming the file, record and field (exit 2) and nothing is written; the
@@ -56,7 +57,9 @@ DATASET_HELP = (
     "single-session-assistant questions are reported separately (zero by design). "
     "locomo (CC BY-NC 4.0): --path to locomo10.json, a JSON list of 10 conversations; "
     "--principal-speaker a|b (default a) picks whose turns form memory, and only questions "
-    "whose evidence lies in that speaker's turns are scored. "
+    "whose evidence lies in that speaker's turns are scored; --split dev|test|all (default all) "
+    "runs the fixed partition by sample_id (dev: conv-26, 30, 41, 42, 43, the conversations "
+    "to tune on; test: conv-44, 47, 48, 49, 50, for the operator's figure only). "
     "halumem (CC BY-NC-ND 4.0): --path to HaluMem-Medium.jsonl or HaluMem-Long.jsonl, JSON "
     "Lines with one user per line; memory points are also scored end to end as labeled "
     "beliefs. "
@@ -70,6 +73,7 @@ EXTERNAL_ONLY: tuple[tuple[str, str], ...] = (
     ("sample", "--sample"),
     ("seed", "--seed"),
     ("principal_speaker", "--principal-speaker"),
+    ("split", "--split"),
 )
 """Options only an external run reads (refused without --external rather than ignored)."""
 
@@ -122,6 +126,13 @@ def add_external_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="LoCoMo only: speaker_a or speaker_b is the principal (default a)",
     )
+    group.add_argument(
+        "--split",
+        choices=("dev", "test", "all"),
+        default=None,
+        help="LoCoMo only: the fixed partition by sample_id to run (default all); a "
+        "conversation in neither list runs only under all",
+    )
 
 
 def run_if_external(args: argparse.Namespace) -> int | None:
@@ -166,6 +177,8 @@ def _check(args: argparse.Namespace) -> Path:
         raise UsageError("--seed selects the sample; pass --sample N with it")
     if args.principal_speaker is not None and args.external != "locomo":
         raise UsageError("--principal-speaker applies to --external locomo only")
+    if args.split is not None and args.external != "locomo":
+        raise UsageError("--split applies to --external locomo only (its dev/test partition)")
     output: Path = args.output
     return output
 
@@ -182,6 +195,7 @@ def _open(args: argparse.Namespace) -> DatasetSource:
             sample=args.sample,
             seed=seed,
             principal_speaker=args.principal_speaker or "a",
+            split=args.split or "all",
         )
     return open_halumem(args.path, sample=args.sample, seed=seed)
 
@@ -234,8 +248,9 @@ class _ProgressBar:
 
 
 def _summary(metrics: ExternalMetrics) -> Table:
+    split = f", split {metrics.split.name}" if metrics.split is not None else ""
     table = Table(
-        title=f"{metrics.dataset} ({metrics.license}), {metrics.sample_size} of "
+        title=f"{metrics.dataset} ({metrics.license}){split}, {metrics.sample_size} of "
         f"{metrics.population} instances, {metrics.probes.run} probes run",
         title_justify="left",
     )
@@ -254,6 +269,21 @@ def _summary(metrics: ExternalMetrics) -> Table:
             *(cell(arm.recall_at_k.recall[str(k)]) for k in metrics.ks),
             cell(arm.noise_ratio),
             "-" if arm.tokens_per_probe is None else f"{arm.tokens_per_probe:.1f}",
+        )
+    return table
+
+
+def _words(metrics: ExternalMetrics) -> Table:
+    """The words each arm returned at every k (mean per probe counted by recall@k)."""
+    table = Table(title="words returned per probe (the cost of recall@k)", title_justify="left")
+    table.add_column("arm")
+    for k in metrics.ks:
+        table.add_column(f"words@{k}", justify="right")
+    for name, arm in (("memory", metrics.memory), ("raw turns (bm25)", metrics.raw_turn_bm25)):
+        per_probe = arm.words_at_k.per_probe
+        table.add_row(
+            name,
+            *("-" if per_probe[str(k)] is None else f"{per_probe[str(k)]:.1f}" for k in metrics.ks),
         )
     return table
 
@@ -288,6 +318,7 @@ def run_external_command(args: argparse.Namespace) -> int:
     }
     print(json.dumps(document, indent=2))
     console.print(_summary(metrics))
+    console.print(_words(metrics))
     console.print(f"metrics written to {output}", markup=False)
     return EXIT_PASS
 

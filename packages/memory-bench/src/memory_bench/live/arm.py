@@ -9,6 +9,10 @@ clean skip without building a model or sending a request. For each scenario and 
     without_memory  a fresh composition per probe carrying the same session metadata (the
                     probe's project scope) at the same instant, and the probe alone
 
+Both arms' compositions come from the evaluation harness
+(:func:`memory_bench.harness.build_eval_composition`, the real model and the live policy
+profile), the with-memory one through the driver's ``prepare_scenario``.
+
 Before any request, the model and policy are bounded statically: a model whose worst-case run
 (every step a full context window in and the full output reservation out, at the catalog
 price) could exceed the USD 0.05 per-run ceiling is refused
@@ -69,15 +73,13 @@ from memory_bench.corpus import (
     MemoryBenchmarkCorpus,
     scenario_timeline,
 )
-from memory_bench.driver import (
+from memory_bench.driver import PreparedScenario, ProbeOutcome, prepare_scenario, run_probe
+from memory_bench.harness import (
     EVAL_PRINCIPAL,
     PROBE_POLICY_PROFILE,
     PROBE_RUN_LIMITS,
     PROBE_TOOLS,
-    PreparedScenario,
-    ProbeOutcome,
-    prepare_scenario,
-    run_probe,
+    build_eval_composition,
 )
 from memory_bench.live.answers import score_answer
 from memory_bench.live.ceiling import (
@@ -99,7 +101,6 @@ from memory_bench.live.evidence import (
 )
 from memory_bench.metrics import ProbeMetrics
 from memory_bench.scoring import renders_forbidden
-from memory_core import bootstrap
 from memory_core.clock import Clock, SystemClock, require_aware
 from memory_core.errors import ConfigurationError, UsageError
 from memory_core.formation.extractor import DeterministicExtractor
@@ -514,14 +515,7 @@ def _ask_without_memory(
     profile: PolicyProfile,
     prompt: str,
 ) -> Run:
-    composition = bootstrap.build(
-        storage="memory",
-        model=model,
-        principal=EVAL_PRINCIPAL,
-        fixed_clock_at=instant,
-        sequential_ids=True,
-        policy_profile=profile,
-    )
+    composition = build_eval_composition(instant, model=model, policy_profile=profile)
     try:
         view = composition.sessions.create(
             EVAL_PRINCIPAL, "general", {"project_scope": probe.project_scope}
