@@ -18,6 +18,8 @@ from _support.session_changes import (
     planned,
     recalled,
     remember_mid_session,
+    remember_turn,
+    retire,
     session_digests,
 )
 
@@ -135,3 +137,30 @@ def test_a_quiet_session_issues_no_delta(storage: Storage) -> None:
         assert run.completed
         assert recalled(app, run, "delta") == []
         assert len(run.trace_ids) == 1
+
+
+@GATE
+def test_the_watermark_is_the_head_position_not_the_newest_returned_belief(
+    storage: Storage,
+) -> None:
+    app = compose(
+        storage, turns=[remember_turn("I prefer window seats."), ScriptedTurn(text="OK.")]
+    )
+    first = app.sessions.create(metadata={})
+    app.sessions.record_user_message(first.id, "I live in Portland. I prefer concise answers.")
+    app.sessions.close(first.id)
+    concise = next(b for b in app.memory.list_memories() if "concise" in b.statement)
+    retired = retire(app, concise)  # the newest write is a retirement: it moves the head
+    session = app.sessions.create(metadata={})
+    snapshot = app.memory.get_recall_trace(session.snapshot_id or "")
+    newest_returned = max(
+        b.store_position for b in storage.memories.get_many(ALICE, snapshot.returned)
+    )
+    assert session.snapshot_watermark == retired.store_position > newest_returned
+    app.runs.submit("Remember that I prefer window seats.", session.id)
+    run = app.runs.submit("Any plans for the weekend?", session.id)
+    (delta_id,) = recalled(app, run, "delta")
+    window = next(b for b in app.memory.list_memories() if "window" in b.statement)
+    # the retirement below the watermark is neither restated nor corrected
+    assert app.memory.get_recall_trace(delta_id).returned == (window.id,)
+    assert planned(app, run)["corrections"] == []
