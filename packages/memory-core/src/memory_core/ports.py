@@ -95,6 +95,13 @@ class MemoryStore(Protocol):
         """Return the principal's belief with this id, or ``None``."""
         ...
 
+    def get_many(self, principal: Principal, belief_ids: Sequence[str]) -> list[Belief]:
+        """The principal's beliefs among ``belief_ids`` (any status), sorted by id.
+
+        An id the principal does not own, or that does not exist, is absent from the result.
+        """
+        ...
+
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:

@@ -315,6 +315,23 @@ class PostgresMemoryStore:
             row = connection.execute(statement).mappings().one_or_none()
         return None if row is None else to_record(Belief, row)
 
+    def get_many(self, principal: Principal, belief_ids: Sequence[str]) -> list[Belief]:
+        """The principal's beliefs among ``belief_ids`` (any status), sorted by id.
+
+        One statement over the primary key, however many ids are asked for.
+        """
+        wanted = sorted(set(belief_ids))
+        if not wanted:
+            return []
+        statement = (
+            sa.select(*BELIEF_COLUMNS)
+            .where(owned_by(memories, principal), memories.c.id.in_(wanted))
+            .order_by(memories.c.id)
+        )
+        with self._db.connect(principal, write=False) as connection:
+            rows = connection.execute(statement).mappings().all()
+        return [to_record(Belief, row) for row in rows]
+
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:

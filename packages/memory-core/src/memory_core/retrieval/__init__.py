@@ -4,10 +4,13 @@
 scope predicates, fuses and scores them with the profile's weights, collapses duplicates,
 caps each subject, fits the item and token budgets, renders the block and records a
 ``RecallTrace``. ``QueryFormer`` turns a user's turn into the terms and subjects the
-query-driven arms search for.
+query-driven arms search for. ``MemoryRetriever.recall_delta`` and
+``MemoryRetriever.corrections`` report what changed since a session's frozen snapshot
+(``memory_core.retrieval.lifecycle``).
 """
 
 from memory_core.retrieval._lexicon import DEFAULT_FACETS, Facet
+from memory_core.retrieval.lifecycle import Corrections, render_correction
 from memory_core.retrieval.query import FormedQuery, QueryFormer, TermGroup
 from memory_core.retrieval.ranking import is_durable, reciprocal_rank_fusion
 from memory_core.retrieval.render import render_block, render_header, render_line
@@ -15,6 +18,7 @@ from memory_core.retrieval.retriever import MemoryRetriever, RecallRequest, Reca
 
 __all__ = [
     "DEFAULT_FACETS",
+    "Corrections",
     "Facet",
     "FormedQuery",
     "MemoryRetriever",
@@ -25,6 +29,7 @@ __all__ = [
     "is_durable",
     "reciprocal_rank_fusion",
     "render_block",
+    "render_correction",
     "render_header",
     "render_line",
 ]

@@ -37,6 +37,10 @@ scopes, so isolation holds before any ranking happens):
 5. **Render and trace**: see ``memory_core.retrieval.render``; the trace is recorded in the
    trace store before ``recall`` returns.
 
+``recall_delta`` runs a ``delta`` recall past a session's snapshot watermark within what the
+turn's base recall left; ``corrections`` renders the correction lines of the snapshot's
+members that no longer hold (see ``memory_core.retrieval.lifecycle``).
+
 Arm latencies are measured with ``timer`` (``time.perf_counter`` by default) and appear only
 in the operator tier; pass a constant timer for byte-identical traces under a fixed clock.
 """
@@ -66,6 +70,14 @@ from memory_core.ids import IdFactory
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
+from memory_core.retrieval.lifecycle import (
+    UNREADABLE,
+    Corrections,
+    delta_allowance,
+    excluded_from_delta,
+    find_corrections,
+    read_snapshot,
+)
 from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
@@ -274,6 +286,67 @@ class MemoryRetriever:
         )
         recorded = self._traces.record(trace)
         return RecallResult(block=block, trace=recorded, beliefs=tuple(returned))
+
+    def corrections(
+        self,
+        snapshot_id: str | None,
+        watermark: int,
+        as_of: datetime | None = None,
+        *,
+        principal: Principal,
+    ) -> Corrections:
+        """Correction lines for the snapshot's members that no longer hold.
+
+        Reads the snapshot trace (``snapshot_id``) and renders one line per returned belief
+        now superseded, expired or retired at a store position past ``watermark``, sorted by
+        belief id (see ``memory_core.retrieval.lifecycle``). An unrecorded or expired trace
+        yields ``snapshot_readable=False`` and no lines.
+
+        Raises:
+            UsageError: ``watermark`` is negative or ``as_of`` is naive.
+        """
+        if watermark < 0:
+            raise UsageError(f"watermark must be >= 0, got {watermark}")
+        instant = self._clock.now() if as_of is None else require_aware(as_of, "as_of")
+        snapshot = read_snapshot(self._traces, principal, snapshot_id, instant)
+        if snapshot is None:
+            return UNREADABLE
+        return find_corrections(
+            self._memories, principal, snapshot, watermark=watermark, as_of=instant
+        )
+
+    def recall_delta(
+        self, base_request: RecallRequest, base: RecallResult, *, watermark: int
+    ) -> RecallResult | None:
+        """The recall delta of a turn: beliefs written past ``watermark``, no query text.
+
+        Runs within what ``base`` left of ``base_request``'s item and token budgets, with the
+        base's returned ids excluded in the store query (before candidate limits). Returns
+        ``None``, issuing nothing, when either allowance is exhausted.
+
+        Raises:
+            UsageError: ``watermark`` is negative, or the base request is invalid.
+        """
+        if watermark < 0:
+            raise UsageError(f"watermark must be >= 0, got {watermark}")
+        allowance = delta_allowance(
+            self.budget_for(base_request),
+            returned_items=len(base.beliefs),
+            rendered_tokens=base.trace.rendered_tokens,
+        )
+        if allowance is None:
+            return None
+        return self.recall(
+            replace(
+                base_request,
+                moment="delta",
+                text=None,
+                max_items=allowance.max_items,
+                max_tokens=allowance.max_tokens,
+                min_store_position=max(watermark, base_request.min_store_position),
+                exclude_ids=excluded_from_delta(base.trace.returned, base_request.exclude_ids),
+            )
+        )
 
     def _gather(
         self, request: RecallRequest, reads: _Reads

@@ -6,7 +6,7 @@ Layout of every model call of a session::
              (its sha256 is the prefix digest, identical on every call of the session)
     body     history            earlier messages of the session        droppable, oldest first
              correction lines   snapshot members that no longer hold   fixed, never yielded
-             recall blocks      in-turn recall (later also the delta)  droppable, last first
+             recall blocks      base in-turn recall, then the delta    droppable, last first
              user turn          the current prompt                     fixed, never yielded
              exchange           this run's tool calls and results      fixed, never yielded
 
@@ -15,6 +15,12 @@ the builder yields in a fixed order: history older than the protected tail, then
 (last block first), then the protected tail. If the prefix and the fixed body alone do not fit,
 it raises ``ContextOverflowError`` (terminal status ``context_overflow``); it never trims the
 prefix, a correction line or the user turn.
+
+Correction lines (``memory_core.retrieval.lifecycle``) arrive as one memory message, headed
+``Memory (<policy>, corrections):``; they are part of the fixed body, so a long conversation
+can never squeeze a correction out, and correction lines that alone overflow the window are
+the same ``ContextOverflowError``. The prefix is never rewritten: what changed since the
+snapshot reaches the model only through the body.
 """
 
 from __future__ import annotations

@@ -5,8 +5,12 @@
 1. appends ``run.started`` and the user's ``user.message.created`` (the turn id is that
    event's id);
 2. recalls in-turn memory at the session's project scope and appends ``memory.recalled``;
+   when the principal's store head has moved past the session's snapshot watermark and the
+   snapshot trace is readable, also reads the correction lines and issues the recall delta
+   within what the base recall left (``memory.recalled``, moment ``delta``);
 3. builds the context (prefix = system instructions + the session's frozen snapshot block,
-   whose digest never changes within the session) and appends ``context.planned``;
+   whose digest never changes within the session; body = history, correction lines, base
+   and delta blocks, the turn) and appends ``context.planned`` (with the corrected ids);
 4. calls the model within the run limits, appending ``model.called`` per call and running the
    enabled memory tools the model asks for;
 5. ends with a final message (``assistant.message.created``) or a typed terminal status, and
@@ -35,7 +39,7 @@ from memory_core.domain import Event, JsonValue, Principal, Session, Trust
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
-from memory_core.retrieval import RecallRequest, RecallResult
+from memory_core.retrieval import Corrections, RecallRequest, RecallResult
 from memory_core.runtime.context import BuiltContext, ContextBuilder, ContextOverflowError
 from memory_core.runtime.events import (
     ASSISTANT_MESSAGE_CREATED,
@@ -130,6 +134,23 @@ class Recaller(Protocol):
 
     def recall(self, request: RecallRequest) -> RecallResult:
         """Recall beliefs for ``request`` and record its trace."""
+        ...
+
+    def recall_delta(
+        self, base_request: RecallRequest, base: RecallResult, *, watermark: int
+    ) -> RecallResult | None:
+        """The turn's recall delta past ``watermark`` within what ``base`` left, or ``None``."""
+        ...
+
+    def corrections(
+        self,
+        snapshot_id: str | None,
+        watermark: int,
+        as_of: datetime | None = None,
+        *,
+        principal: Principal,
+    ) -> Corrections:
+        """Correction lines for the snapshot members that no longer hold."""
         ...
 
 
@@ -265,24 +286,25 @@ class RunService:
         turn_id = user_event.event_id
         self._touch(session)
 
-        recalled = self._recaller.recall(
-            RecallRequest(
-                principal=who,
-                moment="in_turn",
-                text=prompt,
-                project_scope=session.metadata.project_scope,
-                session_id=session_id,
-                run_id=run_id,
-                turn_id=turn_id,
-            )
+        base_request = RecallRequest(
+            principal=who,
+            moment="in_turn",
+            text=prompt,
+            project_scope=session.metadata.project_scope,
+            session_id=session_id,
+            run_id=run_id,
+            turn_id=turn_id,
         )
+        recalled = self._recaller.recall(base_request)
         self._append(
             MEMORY_RECALLED,
             session,
             run_id,
             {"trace_id": recalled.trace.trace_id, "moment": "in_turn", "turn_id": turn_id},
         )
-        recall_blocks = [recalled.block] if recalled.block else []
+        delta, corrections = self._since_snapshot(session, run_id, base_request, recalled)
+        recall_blocks = [r.block for r in (recalled, delta) if r is not None and r.block]
+        trace_ids = tuple(r.trace.trace_id for r in (recalled, delta) if r is not None)
 
         progress = _Progress()
         status = self._loop(
@@ -293,6 +315,7 @@ class RunService:
             snapshot_block=snapshot_block,
             history=history,
             recall_blocks=recall_blocks,
+            corrections=corrections,
             progress=progress,
         )
         if status is RunStatus.COMPLETED and progress.final_message is not None:
@@ -339,7 +362,7 @@ class RunService:
             turn_id=turn_id,
             snapshot_id=session.snapshot_id,
             prefix_digest=progress.prefix_digest,
-            trace_ids=(recalled.trace.trace_id,),
+            trace_ids=trace_ids,
             started_at=started_at,
             completed_at=self._clock.now(),
         )
@@ -356,6 +379,7 @@ class RunService:
         snapshot_block: str,
         history: list[Message],
         recall_blocks: list[str],
+        corrections: Corrections | None,
         progress: _Progress,
     ) -> RunStatus:
         assert self._model is not None
@@ -374,6 +398,7 @@ class RunService:
                     snapshot_block=snapshot_block,
                     user_turn=prompt,
                     history=history,
+                    corrections=[corrections.block] if corrections and corrections.lines else [],
                     recall_blocks=recall_blocks,
                     exchange=exchange,
                     tools=specs,
@@ -383,7 +408,7 @@ class RunService:
                 return RunStatus.CONTEXT_OVERFLOW
             if progress.prefix_digest is None:
                 progress.prefix_digest = built.prefix_digest
-                self._plan_event(session, run_id, turn_id, built)
+                self._plan_event(session, run_id, turn_id, built, corrections)
             if progress.tokens + built.total_tokens > limits.max_tokens:
                 return RunStatus.BUDGET_EXHAUSTED
             try:
@@ -454,7 +479,46 @@ class RunService:
                 )
         return RunStatus.STEP_EXHAUSTED
 
-    def _plan_event(self, session: Session, run_id: str, turn_id: str, built: BuiltContext) -> None:
+    def _since_snapshot(
+        self, session: Session, run_id: str, base_request: RecallRequest, base: RecallResult
+    ) -> tuple[RecallResult | None, Corrections | None]:
+        """The turn's recall delta and correction lines (see ``retrieval.lifecycle``).
+
+        Nothing can lie past the watermark while the principal's head has not moved, so a
+        quiet session reads one head position and issues neither; an unrecorded or expired
+        snapshot trace yields neither either.
+        """
+        who = session.principal
+        watermark = session.snapshot_watermark
+        if session.snapshot_id is None or self._storage.memories.head_position(who) <= watermark:
+            return None, None
+        corrections = self._recaller.corrections(
+            session.snapshot_id, watermark, self._clock.now(), principal=who
+        )
+        if not corrections.snapshot_readable:
+            return None, None
+        delta = self._recaller.recall_delta(base_request, base, watermark=watermark)
+        if delta is not None:
+            self._append(
+                MEMORY_RECALLED,
+                session,
+                run_id,
+                {
+                    "trace_id": delta.trace.trace_id,
+                    "moment": "delta",
+                    "turn_id": base_request.turn_id,
+                },
+            )
+        return delta, corrections
+
+    def _plan_event(
+        self,
+        session: Session,
+        run_id: str,
+        turn_id: str,
+        built: BuiltContext,
+        corrections: Corrections | None,
+    ) -> None:
         self._append(
             CONTEXT_PLANNED,
             session,
@@ -469,6 +533,7 @@ class RunService:
                 "history_dropped": built.history_dropped,
                 "recall_blocks_kept": built.recall_blocks_kept,
                 "recall_blocks_dropped": built.recall_blocks_dropped,
+                "corrections": list(corrections.belief_ids) if corrections else [],
             },
         )
 

@@ -336,6 +336,13 @@ class InMemoryMemoryStore:
             belief = self._beliefs.get(belief_id)
         return belief if belief is not None and belief.principal == principal else None
 
+    def get_many(self, principal: Principal, belief_ids: Sequence[str]) -> list[Belief]:
+        """The principal's beliefs among ``belief_ids`` (any status), sorted by id."""
+        with self._lock:
+            found = [self._beliefs.get(belief_id) for belief_id in set(belief_ids)]
+        owned = [b for b in found if b is not None and b.principal == principal]
+        return sorted(owned, key=lambda b: b.id)
+
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:
