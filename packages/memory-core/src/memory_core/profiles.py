@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memory_core._config import load_with_overlay
 from memory_core.errors import ConfigurationError
@@ -49,9 +49,20 @@ class Budget(_Profile):
     max_tokens: int = Field(ge=1)
 
 
+def _not_in_this_build(value: bool, knob: str, what: str) -> bool:
+    if value:
+        raise ValueError(
+            f"{what} is not part of this build, so {knob} cannot be turned on; set it to false "
+            "or remove the key from the overlay"
+        )
+    return value
+
+
 class RetrievalProfile(_Profile):
     """Knobs of ``MemoryRetriever``."""
 
+    semantic_enabled: bool = False
+    """The semantic (embedding) arm; it is out of this milestone, so ``true`` is refused."""
     reciprocal_rank_fusion_k: int = Field(default=60, ge=1)
     durable_item_share: float = Field(default=0.5, ge=0, le=1)
     per_subject_cap: int = Field(default=2, ge=1)
@@ -59,12 +70,27 @@ class RetrievalProfile(_Profile):
     ranking_weights: RankingWeights = RankingWeights()
     lifecycle_weights: LifecycleWeights = LifecycleWeights()
 
+    @field_validator("semantic_enabled")
+    @classmethod
+    def _semantic_off(cls, value: bool) -> bool:
+        return _not_in_this_build(value, "semantic_enabled", "the semantic retrieval arm")
+
 
 class FormationProfile(_Profile):
     """Knobs of ``GovernedMemoryService`` formation."""
 
     session_boundary_enabled: bool = True
+    """False short-circuits the closed-session consolidation and the idle sweep."""
+    established_facts_enabled: bool = False
+    """Formation from agent-established facts; not built yet, so ``true`` is refused."""
     max_candidates: int = Field(default=32, ge=1)
+
+    @field_validator("established_facts_enabled")
+    @classmethod
+    def _established_facts_off(cls, value: bool) -> bool:
+        return _not_in_this_build(
+            value, "established_facts_enabled", "formation from established facts"
+        )
 
 
 class SnapshotProfiles(_Profile):
