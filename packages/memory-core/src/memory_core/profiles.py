@@ -42,6 +42,37 @@ class LifecycleWeights(_Profile):
     provisional: float = Field(default=0.6, gt=0, le=1)
 
 
+class DecayTauDays(_Profile):
+    """Time constant, in days, of each belief type's evidence clock.
+
+    The decay sweep reads a belief as idle once its last evidence is at least its type's tau
+    old; ranking multiplies the reinforce term by ``exp(-age_days / tau)``. Durable types fade
+    more slowly than facts.
+    """
+
+    fact: float = Field(default=30.0, gt=0)
+    preference: float = Field(default=180.0, gt=0)
+    relationship: float = Field(default=180.0, gt=0)
+    user_model_attr: float = Field(default=365.0, gt=0)
+    procedure_pointer: float = Field(default=90.0, gt=0)
+
+    def for_type(self, belief_type: str) -> float:
+        """The tau of ``belief_type`` (a ``BeliefType`` value)."""
+        value: float = getattr(self, str(belief_type))
+        return value
+
+
+class DecayProfile(_Profile):
+    """The decay sweep: how much an idle belief loses per sweep, and when it retires."""
+
+    floor_confidence: float = Field(default=0.3, ge=0, le=1)
+    """A belief whose confidence falls below this is retired."""
+    step: float = Field(default=0.1, gt=0, le=1)
+    """Confidence an eligible belief loses per sweep."""
+    max_per_sweep: int = Field(default=1000, ge=1)
+    """Idle beliefs one sweep reads (least recently evidenced first) per principal."""
+
+
 class Budget(_Profile):
     """An item and token budget for one recall."""
 
@@ -69,6 +100,7 @@ class RetrievalProfile(_Profile):
     in_turn: Budget = Budget(max_items=8, max_tokens=400)
     ranking_weights: RankingWeights = RankingWeights()
     lifecycle_weights: LifecycleWeights = LifecycleWeights()
+    decay_tau_days: DecayTauDays = DecayTauDays()
 
     @field_validator("semantic_enabled")
     @classmethod
@@ -84,6 +116,11 @@ class FormationProfile(_Profile):
     established_facts_enabled: bool = False
     """Formation from agent-established facts; not built yet, so ``true`` is refused."""
     max_candidates: int = Field(default=32, ge=1)
+    scheduled_enabled: bool = True
+    """The maintenance worker runs the decay sweep (false: never)."""
+    scheduled_interval_seconds: int = Field(default=86_400, ge=1)
+    """Cadence of the decay sweep, and the guard against decaying one belief twice in it."""
+    decay: DecayProfile = DecayProfile()
 
     @field_validator("established_facts_enabled")
     @classmethod

@@ -68,6 +68,7 @@ from memory_core.domain import (
 )
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.formation._text import base_form, collapse, normalize_key, split_sentences
+from memory_core.formation.decay import DecayResult, decay_sweep
 from memory_core.formation.extractor import (
     Candidate,
     DeterministicExtractor,
@@ -519,6 +520,19 @@ class GovernedMemoryService:
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
         return self._storage.memories.list_beliefs(principal or self.principal, statuses)
+
+    # -- lifecycle (logic in memory_core.formation.decay) ----------------------------------
+
+    def decay(self, *, principal: Principal | None = None) -> DecayResult:
+        """Run one decay sweep over the principal's idle beliefs (see ``formation.decay``)."""
+        return decay_sweep(
+            storage=self._storage,
+            clock=self._clock,
+            ids=self._ids,
+            profiles=self._profiles,
+            principal=principal or self.principal,
+            policy_version=self.policy_version,
+        )
 
     # -- internals ------------------------------------------------------------------------
 
