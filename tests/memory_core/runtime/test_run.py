@@ -75,6 +75,7 @@ def test_a_completed_run_writes_the_full_event_trail(
         "model.called",
         "assistant.message.created",
         "run.completed",
+        "memory.cited",  # usage feedback, after completion
     ]
     by_type = {e.event_type: e for e in events}
     assert by_type["user.message.created"].event_id == run.turn_id

@@ -108,7 +108,7 @@ GATES: tuple[Gate, ...] = (
     ),
     _spec(11, "trace_retention", "case", "operator trace fields expire on schedule", True),
     _spec(12, "decay_lifecycle", "case", "unused provisional beliefs decay and retire", True),
-    _spec(13, "usage_feedback", "case", "citing resists decay, never raises confidence", False),
+    _spec(13, "usage_feedback", "case", "citing resists decay, never raises confidence", True),
     _spec(14, "recall_delta", "case", "the recall delta surfaces beliefs formed later", False),
     _spec(
         15, "correction_lines", "case", "correction lines never yield, never move the prefix", False

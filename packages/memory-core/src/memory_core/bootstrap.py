@@ -567,6 +567,7 @@ def _wire(
         policy=policy,
         principal=principal,
         completion_hooks=completion_hooks,
+        usage_recorder=service,
     )
     memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
     return Composition(

@@ -73,6 +73,15 @@ class DecayProfile(_Profile):
     """Idle beliefs one sweep reads (least recently evidenced first) per principal."""
 
 
+class UsageProfile(_Profile):
+    """How citing (or not citing) a recalled belief moves its utility; never its confidence."""
+
+    cited_utility_delta: float = Field(default=0.1, gt=0, le=1)
+    """Utility a cited belief gains (ceiling 1)."""
+    uncited_utility_delta: float = Field(default=0.02, ge=0, le=1)
+    """Utility a returned-but-uncited belief loses (floor -1)."""
+
+
 class Budget(_Profile):
     """An item and token budget for one recall."""
 
@@ -101,6 +110,7 @@ class RetrievalProfile(_Profile):
     ranking_weights: RankingWeights = RankingWeights()
     lifecycle_weights: LifecycleWeights = LifecycleWeights()
     decay_tau_days: DecayTauDays = DecayTauDays()
+    usage: UsageProfile = UsageProfile()
 
     @field_validator("semantic_enabled")
     @classmethod

@@ -7,9 +7,10 @@ and, for every **eligible** belief in it, takes ``formation.decay.step`` of conf
 
 * eligible = live; not a user statement (``Authority.USER``); PROVISIONAL, or at most the
   highest confidence formation gives an inference (:data:`MAX_INFERRED_CONFIDENCE`); last
-  evidenced at least its own type's tau ago; and last updated at least one sweep interval
-  (``formation.scheduled_interval_seconds``) ago, which keeps a belief from decaying twice in
-  one window;
+  evidenced at least its own type's tau ago; and last updated, and last cited
+  (``last_used_at``), at least one sweep interval (``formation.scheduled_interval_seconds``)
+  ago: the first keeps a belief from decaying twice in one window, the second lets a citation
+  hold off decay for a window without renewing the evidence clock;
 * a belief whose confidence stays at or above ``formation.decay.floor_confidence`` is
   rewritten **in place** (``update_in_place``: it keeps its store position, since a session
   reads a position past its watermark as a change, and a quiet loss of confidence is none)
@@ -73,6 +74,8 @@ def is_eligible(
     tau = timedelta(days=profiles.retrieval.decay_tau_days.for_type(belief.belief_type))
     if now - belief.last_evidence_at < tau:
         return False
+    if belief.last_used_at is not None and now - belief.last_used_at < interval:
+        return False  # cited within the window: usage resists decay (it never renews evidence)
     return now - belief.updated_at >= interval
 
 

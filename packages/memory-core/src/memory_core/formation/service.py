@@ -86,6 +86,7 @@ from memory_core.formation.resolver import (
     content_words,
     key_of,
 )
+from memory_core.formation.usage import UsageResult, record_usage
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
@@ -532,6 +533,28 @@ class GovernedMemoryService:
             profiles=self._profiles,
             principal=principal or self.principal,
             policy_version=self.policy_version,
+        )
+
+    def record_usage(
+        self,
+        *,
+        run_id: str,
+        session_id: str,
+        final_message: str,
+        trace_ids: Sequence[str],
+        principal: Principal | None = None,
+    ) -> UsageResult:
+        """Record which recalled beliefs a run's final message cited (``formation.usage``)."""
+        return record_usage(
+            storage=self._storage,
+            clock=self._clock,
+            ids=self._ids,
+            profiles=self._profiles,
+            principal=principal or self.principal,
+            run_id=run_id,
+            session_id=session_id,
+            final_message=final_message,
+            trace_ids=trace_ids,
         )
 
     # -- internals ------------------------------------------------------------------------
