@@ -229,3 +229,67 @@ def test_overlay_max_candidates_caps_a_consolidation() -> None:
 
     assert closure_counts(32) == (3, 0)
     assert closure_counts(1) == (1, 2)
+
+
+# -- retrieval@2 ranking knobs ------------------------------------------------------------------
+
+
+@GATE
+def test_overlay_decay_tau_days_fades_the_reinforce_term() -> None:
+    # The newer belief is well reinforced but last evidenced 400 days ago; the older one has
+    # one fresh piece of evidence. Without fading, reinforcement (and fusion) favour the
+    # newer; with a 30-day fact clock its reinforcement has faded to nothing.
+    beliefs: list[dict[str, Any]] = [
+        {"statement": "The office is in Lisbon.", "belief_type": BeliefType.FACT},
+        {
+            "statement": "The office is in Porto.",
+            "belief_type": BeliefType.FACT,
+            "evidence_count": 10,
+            "last_evidence_at": T0 - timedelta(days=400),
+        },
+    ]
+
+    def first(fact_tau: float) -> str:
+        overlay = {"retrieval": {"decay_tau_days": {"fact": fact_tau}}}
+        return first_statement(recall_over(load_profiles(overlay), beliefs, "Where is the office?"))
+
+    assert first(1e9) == "The office is in Porto."
+    assert first(30) == "The office is in Lisbon."
+    # the user-model clock is a different knob: changing it leaves these facts alone
+    assert first_statement(
+        recall_over(
+            load_profiles({"retrieval": {"decay_tau_days": {"user_model_attr": 1}}}),
+            beliefs,
+            "Where is the office?",
+        )
+    ) == ("The office is in Lisbon.")
+
+
+@GATE
+def test_overlay_near_duplicate_penalty_demotes_the_second_phrasing() -> None:
+    beliefs: list[dict[str, Any]] = [
+        {"statement": "User lives near the Lisbon city centre.", "confidence": 0.95},
+        {"statement": "User lives near the Lisbon city centre now.", "confidence": 0.9},
+        {
+            "statement": "User lives with two cats.",
+            "subject": "pets",
+            "confidence": 0.6,
+            "authority": Authority.INFERRED,
+        },
+    ]
+
+    def order(penalty: float) -> list[str]:
+        overlay = {"retrieval": {"near_duplicate_penalty": penalty, "per_subject_cap": 3}}
+        result = recall_over(load_profiles(overlay), beliefs, "Where do I live?")
+        return [t.statement for t in result.trace.beliefs]
+
+    assert order(0.0) == [
+        "User lives near the Lisbon city centre.",
+        "User lives near the Lisbon city centre now.",
+        "User lives with two cats.",
+    ]
+    assert order(5.0) == [  # demoted below the cats, not deleted
+        "User lives near the Lisbon city centre.",
+        "User lives with two cats.",
+        "User lives near the Lisbon city centre now.",
+    ]

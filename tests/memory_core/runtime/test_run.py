@@ -113,7 +113,7 @@ def test_the_model_sees_prefix_history_recall_block_and_turn(compose: Compose) -
         ("user", "Hi there."),
         ("assistant", "First answer."),
     ]
-    assert messages[3].content.startswith("Memory (retrieval@1, in_turn):")
+    assert messages[3].content.startswith("Memory (retrieval@2, in_turn):")
     assert "User lives in Seattle." in messages[3].content
     assert (messages[4].role, messages[4].content) == ("user", "Where do I live?")
 

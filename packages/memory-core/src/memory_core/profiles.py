@@ -110,6 +110,10 @@ class RetrievalProfile(_Profile):
     ranking_weights: RankingWeights = RankingWeights()
     lifecycle_weights: LifecycleWeights = LifecycleWeights()
     decay_tau_days: DecayTauDays = DecayTauDays()
+    stale_penalty: float = Field(default=0.5, ge=0)
+    """Subtracted from the score of an expired or retired row (as-of / include-superseded)."""
+    near_duplicate_penalty: float = Field(default=0.15, ge=0)
+    """Subtracted from a near duplicate of a higher-scored candidate (floored at 0)."""
     usage: UsageProfile = UsageProfile()
 
     @field_validator("semantic_enabled")
