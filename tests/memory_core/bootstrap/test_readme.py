@@ -19,7 +19,7 @@ def test_the_readme_agent_example_runs(capsys: pytest.CaptureFixture[str]) -> No
     assert len(code.strip().splitlines()) <= 20
     exec(compile(code, str(README), "exec"), {"__name__": "readme_example"})
     printed = capsys.readouterr().out
-    assert printed.startswith("Memory (retrieval@1, in_turn):\n")
+    assert printed.startswith("Memory (retrieval@2, in_turn):\n")
     assert re.search(
         r"^\[m:[0-9a-f]{8}\] user_model_attr / home location: User lives in Portland\.$",
         printed,

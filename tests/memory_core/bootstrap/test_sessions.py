@@ -32,7 +32,7 @@ def test_open_freezes_the_snapshot_and_its_watermark_is_the_head_position() -> N
     assert trace.moment == "snapshot"
     assert trace.session_id == session.id
     block = app.sessions.snapshot_block(session.id)
-    assert block.startswith("Memory (retrieval@1, snapshot):")
+    assert block.startswith("Memory (retrieval@2, snapshot):")
     assert "User prefers concise answers." in block
     opened = [
         e

@@ -161,8 +161,8 @@ def test_unknown_keys_are_refused_by_name(overlay: dict[str, Any], field: str) -
 @GATE
 def test_unknown_keys_in_a_file_name_the_file_and_the_field(tmp_path: Path) -> None:
     overlay = tmp_path / "ops.yaml"
-    overlay.write_text("retrieval:\n  semantic_enabled: true\n", encoding="utf-8")
-    with pytest.raises(ConfigurationError, match=r"ops\.yaml.*retrieval\.semantic_enabled"):
+    overlay.write_text("retrieval:\n  sematic_enabled: true\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"ops\.yaml.*retrieval\.sematic_enabled"):
         load_profiles(overlay)
 
 

@@ -75,6 +75,7 @@ def test_a_completed_run_writes_the_full_event_trail(
         "model.called",
         "assistant.message.created",
         "run.completed",
+        "memory.cited",  # usage feedback, after completion
     ]
     by_type = {e.event_type: e for e in events}
     assert by_type["user.message.created"].event_id == run.turn_id
@@ -112,7 +113,7 @@ def test_the_model_sees_prefix_history_recall_block_and_turn(compose: Compose) -
         ("user", "Hi there."),
         ("assistant", "First answer."),
     ]
-    assert messages[3].content.startswith("Memory (retrieval@1, in_turn):")
+    assert messages[3].content.startswith("Memory (retrieval@2, in_turn):")
     assert "User lives in Seattle." in messages[3].content
     assert (messages[4].role, messages[4].content) == ("user", "Where do I live?")
 

@@ -107,8 +107,8 @@ GATES: tuple[Gate, ...] = (
         10, "profiles_wired", "structural", "memory profiles are loaded and mirror defaults", True
     ),
     _spec(11, "trace_retention", "case", "operator trace fields expire on schedule", True),
-    _spec(12, "decay_lifecycle", "case", "unused provisional beliefs decay and retire", False),
-    _spec(13, "usage_feedback", "case", "citing resists decay, never raises confidence", False),
+    _spec(12, "decay_lifecycle", "case", "unused provisional beliefs decay and retire", True),
+    _spec(13, "usage_feedback", "case", "citing resists decay, never raises confidence", True),
     _spec(14, "recall_delta", "case", "the recall delta surfaces beliefs formed later", True),
     _spec(
         15, "correction_lines", "case", "correction lines never yield, never move the prefix", True

@@ -332,7 +332,14 @@ class Composition:
 
     def maintenance_factory(self) -> MaintenanceWorker:
         """A new ``MaintenanceWorker`` over this composition (call ``run_once()`` on it)."""
-        return MaintenanceWorker(storage=self.storage, clock=self.clock, sessions=self.sessions)
+        return MaintenanceWorker(
+            storage=self.storage,
+            clock=self.clock,
+            sessions=self.sessions,
+            decayer=self.memory.service,
+            decay_principals=(self.principal,),
+            formation=self.profiles.formation,
+        )
 
     def advance(self, seconds: float) -> datetime:
         """Move a fixed clock forward and return the new instant.
@@ -560,6 +567,7 @@ def _wire(
         policy=policy,
         principal=principal,
         completion_hooks=completion_hooks,
+        usage_recorder=service,
     )
     memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
     return Composition(

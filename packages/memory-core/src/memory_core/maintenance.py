@@ -6,16 +6,25 @@ happens and what the clock says; a deployment calls it on a schedule. The sweeps
 * **trace expiry**: null the operator tier of recall traces past their operator expiry
   (``TraceStore.expire_operator_fields``), in bounded batches;
 * **idle sessions**: close sessions idle for ``SESSION_IDLE_SECONDS``, consolidating each at
-  its own scope (``SessionService.sweep_idle``).
+  its own scope (``SessionService.sweep_idle``);
+* **decay**: when ``formation.scheduled_enabled``, at most once per
+  ``formation.scheduled_interval_seconds``, one decay sweep (``GovernedMemoryService.decay``)
+  per principal the worker was given.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
 
 from memory_core.clock import Clock
+from memory_core.domain import Principal
 from memory_core.errors import UsageError
+from memory_core.formation.decay import DecayResult
 from memory_core.ports import Storage
+from memory_core.profiles import FormationProfile
 from memory_core.sessions import SessionService
 
 TRACE_EXPIRY_BATCH = 1000
@@ -30,6 +39,18 @@ class MaintenanceReport:
 
     traces_expired: int
     sessions_closed: int
+    decay_sweeps: int = 0
+    """Principals a decay sweep ran over in this pass (0 when none was due)."""
+    beliefs_decayed: int = 0
+    beliefs_retired: int = 0
+
+
+class Decayer(Protocol):
+    """What the decay step needs (``GovernedMemoryService`` satisfies it)."""
+
+    def decay(self, *, principal: Principal | None = None) -> DecayResult:
+        """Run one decay sweep over the principal's idle beliefs."""
+        ...
 
 
 class MaintenanceWorker:
@@ -43,7 +64,11 @@ class MaintenanceWorker:
         sessions: SessionService,
         trace_batch: int = TRACE_EXPIRY_BATCH,
         max_trace_batches: int = TRACE_EXPIRY_MAX_BATCHES,
+        decayer: Decayer | None = None,
+        decay_principals: Sequence[Principal] = (),
+        formation: FormationProfile | None = None,
     ) -> None:
+        """Create a worker; without ``decayer`` and ``formation`` it runs no decay sweep."""
         if trace_batch < 1 or max_trace_batches < 1:
             raise UsageError("trace_batch and max_trace_batches must be >= 1")
         self._storage = storage
@@ -51,12 +76,39 @@ class MaintenanceWorker:
         self._sessions = sessions
         self._trace_batch = trace_batch
         self._max_trace_batches = max_trace_batches
+        self._decayer = decayer
+        self._decay_principals = tuple(decay_principals)
+        self._formation = formation
+        self._last_decay_at: datetime | None = None
 
     def run_once(self) -> MaintenanceReport:
         """Run every sweep once at the clock's current instant and report the counts."""
+        traces_expired = self.expire_traces()
+        sessions_closed = self._sessions.sweep_idle()
+        sweeps, decayed, retired = self.decay_if_due()
         return MaintenanceReport(
-            traces_expired=self.expire_traces(),
-            sessions_closed=self._sessions.sweep_idle(),
+            traces_expired=traces_expired,
+            sessions_closed=sessions_closed,
+            decay_sweeps=sweeps,
+            beliefs_decayed=decayed,
+            beliefs_retired=retired,
+        )
+
+    def decay_if_due(self) -> tuple[int, int, int]:
+        """Sweep every principal when decay is scheduled and due; (sweeps, decayed, retired)."""
+        formation = self._formation
+        if self._decayer is None or formation is None or not formation.scheduled_enabled:
+            return 0, 0, 0
+        now = self._clock.now()
+        interval = timedelta(seconds=formation.scheduled_interval_seconds)
+        if self._last_decay_at is not None and now - self._last_decay_at < interval:
+            return 0, 0, 0
+        self._last_decay_at = now
+        results = [self._decayer.decay(principal=p) for p in self._decay_principals]
+        return (
+            len(results),
+            sum(r.decayed for r in results),
+            sum(r.retired for r in results),
         )
 
     def expire_traces(self) -> int:

@@ -8,7 +8,7 @@ DETERMINISTIC_FORMATION_POLICY = "formation@5"
 PROVIDER_FORMATION_POLICY = "formation@6"
 """Provider-assisted extraction (validated by the same hazard and provenance rules)."""
 
-RETRIEVAL_POLICY = "retrieval@1"
+RETRIEVAL_POLICY = "retrieval@2"
 """Ranking and rendering of recalled beliefs."""
 
 SESSION_IDLE_SECONDS = 30 * 60

@@ -91,6 +91,14 @@ class MemoryStore(Protocol):
         """Replace an existing belief (same principal) and return it with a fresh position."""
         ...
 
+    def update_in_place(self, belief: Belief) -> Belief:
+        """Replace an existing belief (same principal) keeping its store position.
+
+        For changes no session should read as new (a decay step, usage feedback): a position
+        past a snapshot watermark means "formed or corrected since", so these keep theirs.
+        """
+        ...
+
     def get(self, principal: Principal, belief_id: str) -> Belief | None:
         """Return the principal's belief with this id, or ``None``."""
         ...

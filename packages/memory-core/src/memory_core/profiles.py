@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memory_core._config import load_with_overlay
 from memory_core.errors import ConfigurationError
@@ -42,6 +42,46 @@ class LifecycleWeights(_Profile):
     provisional: float = Field(default=0.6, gt=0, le=1)
 
 
+class DecayTauDays(_Profile):
+    """Time constant, in days, of each belief type's evidence clock.
+
+    The decay sweep reads a belief as idle once its last evidence is at least its type's tau
+    old; ranking multiplies the reinforce term by ``exp(-age_days / tau)``. Durable types fade
+    more slowly than facts.
+    """
+
+    fact: float = Field(default=30.0, gt=0)
+    preference: float = Field(default=180.0, gt=0)
+    relationship: float = Field(default=180.0, gt=0)
+    user_model_attr: float = Field(default=365.0, gt=0)
+    procedure_pointer: float = Field(default=90.0, gt=0)
+
+    def for_type(self, belief_type: str) -> float:
+        """The tau of ``belief_type`` (a ``BeliefType`` value)."""
+        value: float = getattr(self, str(belief_type))
+        return value
+
+
+class DecayProfile(_Profile):
+    """The decay sweep: how much an idle belief loses per sweep, and when it retires."""
+
+    floor_confidence: float = Field(default=0.3, ge=0, le=1)
+    """A belief whose confidence falls below this is retired."""
+    step: float = Field(default=0.1, gt=0, le=1)
+    """Confidence an eligible belief loses per sweep."""
+    max_per_sweep: int = Field(default=1000, ge=1)
+    """Idle beliefs one sweep reads (least recently evidenced first) per principal."""
+
+
+class UsageProfile(_Profile):
+    """How citing (or not citing) a recalled belief moves its utility; never its confidence."""
+
+    cited_utility_delta: float = Field(default=0.1, gt=0, le=1)
+    """Utility a cited belief gains (ceiling 1)."""
+    uncited_utility_delta: float = Field(default=0.02, ge=0, le=1)
+    """Utility a returned-but-uncited belief loses (floor -1)."""
+
+
 class Budget(_Profile):
     """An item and token budget for one recall."""
 
@@ -49,22 +89,59 @@ class Budget(_Profile):
     max_tokens: int = Field(ge=1)
 
 
+def _not_in_this_build(value: bool, knob: str, what: str) -> bool:
+    if value:
+        raise ValueError(
+            f"{what} is not part of this build, so {knob} cannot be turned on; set it to false "
+            "or remove the key from the overlay"
+        )
+    return value
+
+
 class RetrievalProfile(_Profile):
     """Knobs of ``MemoryRetriever``."""
 
+    semantic_enabled: bool = False
+    """The semantic (embedding) arm; it is out of this milestone, so ``true`` is refused."""
     reciprocal_rank_fusion_k: int = Field(default=60, ge=1)
     durable_item_share: float = Field(default=0.5, ge=0, le=1)
     per_subject_cap: int = Field(default=2, ge=1)
     in_turn: Budget = Budget(max_items=8, max_tokens=400)
     ranking_weights: RankingWeights = RankingWeights()
     lifecycle_weights: LifecycleWeights = LifecycleWeights()
+    decay_tau_days: DecayTauDays = DecayTauDays()
+    stale_penalty: float = Field(default=0.5, ge=0)
+    """Subtracted from the score of an expired or retired row (as-of / include-superseded)."""
+    near_duplicate_penalty: float = Field(default=0.15, ge=0)
+    """Subtracted from a near duplicate of a higher-scored candidate (floored at 0)."""
+    usage: UsageProfile = UsageProfile()
+
+    @field_validator("semantic_enabled")
+    @classmethod
+    def _semantic_off(cls, value: bool) -> bool:
+        return _not_in_this_build(value, "semantic_enabled", "the semantic retrieval arm")
 
 
 class FormationProfile(_Profile):
     """Knobs of ``GovernedMemoryService`` formation."""
 
     session_boundary_enabled: bool = True
+    """False short-circuits the closed-session consolidation and the idle sweep."""
+    established_facts_enabled: bool = False
+    """Formation from agent-established facts; not built yet, so ``true`` is refused."""
     max_candidates: int = Field(default=32, ge=1)
+    scheduled_enabled: bool = True
+    """The maintenance worker runs the decay sweep (false: never)."""
+    scheduled_interval_seconds: int = Field(default=86_400, ge=1)
+    """Cadence of the decay sweep, and the guard against decaying one belief twice in it."""
+    decay: DecayProfile = DecayProfile()
+
+    @field_validator("established_facts_enabled")
+    @classmethod
+    def _established_facts_off(cls, value: bool) -> bool:
+        return _not_in_this_build(
+            value, "established_facts_enabled", "formation from established facts"
+        )
 
 
 class SnapshotProfiles(_Profile):

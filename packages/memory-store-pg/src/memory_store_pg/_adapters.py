@@ -306,6 +306,22 @@ class PostgresMemoryStore:
             raise NotFoundError(f"belief {belief.id} does not exist for this principal")
         return belief.model_copy(update={"store_position": position})
 
+    def update_in_place(self, belief: Belief) -> Belief:
+        """Replace an existing belief of the same principal; it keeps its store position."""
+        belief = revalidated(belief)
+        values = update_values(memories, belief_values(belief))
+        statement = (
+            sa.update(memories)
+            .where(owned_by(memories, belief.principal), memories.c.id == belief.id)
+            .values(values)
+            .returning(memories.c.store_position)
+        )
+        with self._db.connect(belief.principal, write=True) as connection:
+            position = connection.execute(statement).scalar_one_or_none()
+        if position is None:
+            raise NotFoundError(f"belief {belief.id} does not exist for this principal")
+        return belief.model_copy(update={"store_position": position})
+
     def get(self, principal: Principal, belief_id: str) -> Belief | None:
         """Return the principal's belief, or ``None``."""
         statement = sa.select(*BELIEF_COLUMNS).where(

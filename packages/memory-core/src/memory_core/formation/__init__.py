@@ -7,6 +7,7 @@ candidate ceiling and durable rejections, resolves each candidate against live b
 (:class:`Resolver`) and writes the changes in one unit of work.
 """
 
+from memory_core.formation.decay import MEMORY_DECAYED, MEMORY_RETIRED, DecayResult
 from memory_core.formation.extractor import (
     USER_STATEMENT_CONFIDENCE,
     Candidate,
@@ -61,14 +62,18 @@ from memory_core.formation.service import (
     is_formation_source,
     message_text,
 )
+from memory_core.formation.usage import MEMORY_CITED, UsageResult
 
 __all__ = [
     "DEFAULT_RULES",
     "HAZARD_RULES",
     "INJECTION_RULES",
+    "MEMORY_CITED",
+    "MEMORY_DECAYED",
     "MEMORY_FORMED",
     "MEMORY_REINFORCED",
     "MEMORY_REJECTED",
+    "MEMORY_RETIRED",
     "MEMORY_SUPERSEDED",
     "SECRET_RULES",
     "TRIGGERS",
@@ -77,6 +82,7 @@ __all__ = [
     "Candidate",
     "ClauseReading",
     "ConsolidationResult",
+    "DecayResult",
     "DeterministicExtractor",
     "Extractor",
     "ExtractorSelection",
@@ -97,6 +103,7 @@ __all__ = [
     "SelectionMode",
     "SelectionReason",
     "Turn",
+    "UsageResult",
     "belief_key",
     "find_hazards",
     "grounded",

@@ -68,6 +68,7 @@ from memory_core.domain import (
 )
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.formation._text import base_form, collapse, normalize_key, split_sentences
+from memory_core.formation.decay import DecayResult, decay_sweep
 from memory_core.formation.extractor import (
     Candidate,
     DeterministicExtractor,
@@ -85,6 +86,7 @@ from memory_core.formation.resolver import (
     content_words,
     key_of,
 )
+from memory_core.formation.usage import UsageResult, record_usage
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
@@ -519,6 +521,41 @@ class GovernedMemoryService:
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
         return self._storage.memories.list_beliefs(principal or self.principal, statuses)
+
+    # -- lifecycle (logic in memory_core.formation.decay) ----------------------------------
+
+    def decay(self, *, principal: Principal | None = None) -> DecayResult:
+        """Run one decay sweep over the principal's idle beliefs (see ``formation.decay``)."""
+        return decay_sweep(
+            storage=self._storage,
+            clock=self._clock,
+            ids=self._ids,
+            profiles=self._profiles,
+            principal=principal or self.principal,
+            policy_version=self.policy_version,
+        )
+
+    def record_usage(
+        self,
+        *,
+        run_id: str,
+        session_id: str,
+        final_message: str,
+        trace_ids: Sequence[str],
+        principal: Principal | None = None,
+    ) -> UsageResult:
+        """Record which recalled beliefs a run's final message cited (``formation.usage``)."""
+        return record_usage(
+            storage=self._storage,
+            clock=self._clock,
+            ids=self._ids,
+            profiles=self._profiles,
+            principal=principal or self.principal,
+            run_id=run_id,
+            session_id=session_id,
+            final_message=final_message,
+            trace_ids=trace_ids,
+        )
 
     # -- internals ------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Retrieval: recall a principal's beliefs into a rendered, citable block (retrieval@1).
+"""Retrieval: recall a principal's beliefs into a rendered, citable block (retrieval@2).
 
 ``MemoryRetriever.recall(RecallRequest)`` runs the candidate arms under the principal and
 scope predicates, fuses and scores them with the profile's weights, collapses duplicates,

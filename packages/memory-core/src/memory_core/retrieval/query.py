@@ -30,7 +30,7 @@ from memory_core.retrieval._lexicon import (
 from memory_core.tokenizer import STOPWORDS, normalize_subject, query_terms, tokenize
 
 FACET_WEIGHT = 0.5
-"""Weight of a facet expansion group relative to a keyword group (part of retrieval@1)."""
+"""Weight of a facet expansion group relative to a keyword group (part of retrieval@2)."""
 
 PERSON_QUESTION_WORDS: frozenset[str] = frozenset({"who", "whom", "whose"})
 """Interrogatives that ask for a person: the answer, if remembered, is a relationship."""

@@ -1,4 +1,4 @@
-"""Ranking at retrieval@1: pure functions from candidates to an ordered, budgeted selection.
+"""Ranking at retrieval@2: pure functions from candidates to an ordered, budgeted selection.
 
 The pipeline, in order:
 
@@ -9,14 +9,23 @@ The pipeline, in order:
    in [0, 1] and is commensurable with the other terms whatever ``k`` is.
 3. **Score.** ``max(0, w.match * fused_match + w.confidence * confidence
    + w.reinforce * reinforce + w.authority * authority + w.scope * scope
-   + w.utility * utility) * lifecycle_weight`` with
-   ``reinforce = min(1, log1p(evidence_count) / log1p(10))``, authority USER 1, AFFIRMED 2/3,
-   INFERRED 1/3, and scope 1 for the session's own project, 0.5 for ``user``, 0.25 for
-   ``general``.
-4. **Order.** Score descending, then store position descending (newer first), then id.
-5. **Collapse** exact duplicates (same type and normalized statement): the best-ranked stays.
-6. **Per-subject cap**: at most ``per_subject_cap`` beliefs per normalized subject.
-7. **Budget**: seat beliefs under the item and token budgets (``select_within_budget``); what
+   + w.utility * utility - stale) * lifecycle_weight`` with
+   ``reinforce = min(1, log1p(evidence_count) / log1p(10)) * exp(-age_days / tau[type])``,
+   ``age_days = max(0, (now - last_evidence_at).days)``, ``now`` taken once per recall (the
+   query's ``as_of`` or the clock) and ``tau`` from ``retrieval.decay_tau_days``; authority
+   USER 1, AFFIRMED 2/3, INFERRED 1/3; scope 1 for the session's own project, 0.5 for
+   ``user``, 0.25 for ``general``; ``stale = retrieval.stale_penalty`` for an expired or
+   retired row (status EXPIRED or RETIRED, or ``valid_to`` at or before ``now``), which only
+   an as-of or include-superseded read can reach, else 0. Such a row takes lifecycle weight 1:
+   the penalty, not the multiplier, demotes it.
+4. **Near duplicates** (``penalize_near_duplicates``): a candidate whose normalized subject
+   and type match a higher-scored candidate's and whose statement's lexemes have Jaccard
+   similarity >= 0.8 with it loses ``retrieval.near_duplicate_penalty`` (floored at 0): the
+   second phrasing is demoted, not deleted, so a genuine second fact still renders.
+5. **Order.** Score descending, then store position descending (newer first), then id.
+6. **Collapse** exact duplicates (same type and normalized statement): the best-ranked stays.
+7. **Per-subject cap**: at most ``per_subject_cap`` beliefs per normalized subject.
+8. **Budget**: seat beliefs under the item and token budgets (``select_within_budget``); what
    does not fit is dropped for budget.
 
 Every sort has an explicit total key, so equal inputs always give the same order.
@@ -26,16 +35,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
-from memory_core.profiles import LifecycleWeights, RankingWeights
+from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights
 from memory_core.retrieval.query import TermGroup
 from memory_core.retrieval.render import block_tokens
 from memory_core.tokenizer import lexemes, normalize_subject
 
 REINFORCE_SATURATION = 10
 """``C_max``: the evidence count at which the reinforce term saturates at 1."""
+
+NEAR_DUPLICATE_JACCARD = 0.8
+"""Lexeme Jaccard similarity at which a same-subject, same-type statement is a near duplicate."""
+
+STALE_STATUSES: frozenset[BeliefStatus] = frozenset({BeliefStatus.EXPIRED, BeliefStatus.RETIRED})
+"""Statuses the stale penalty applies to (with any row whose ``valid_to`` has passed)."""
 
 DURABLE_TYPES: frozenset[BeliefType] = frozenset(
     {BeliefType.PREFERENCE, BeliefType.USER_MODEL_ATTR}
@@ -120,9 +136,22 @@ def reciprocal_rank_fusion(rankings: Mapping[str, Sequence[str]], *, k: int) -> 
     return {identifier: value / ceiling for identifier, value in fused.items()}
 
 
-def reinforce_value(evidence_count: int) -> float:
-    """``min(1, log1p(evidence_count) / log1p(10))``."""
-    return min(1.0, math.log1p(evidence_count) / math.log1p(REINFORCE_SATURATION))
+def reinforce_value(evidence_count: int, age_days: int = 0, tau_days: float = math.inf) -> float:
+    """``min(1, log1p(evidence_count) / log1p(10)) * exp(-age_days / tau_days)``."""
+    saturation = min(1.0, math.log1p(evidence_count) / math.log1p(REINFORCE_SATURATION))
+    return saturation * math.exp(-max(0, age_days) / tau_days)
+
+
+def evidence_age_days(belief: Belief, now: datetime) -> int:
+    """``max(0, (now - last_evidence_at).days)``: whole days since the last evidence."""
+    return max(0, (now - belief.last_evidence_at).days)
+
+
+def is_stale(belief: Belief, now: datetime | None) -> bool:
+    """An expired or retired row: a stale status, or a ``valid_to`` at or before ``now``."""
+    if belief.status in STALE_STATUSES:
+        return True
+    return now is not None and belief.valid_to is not None and belief.valid_to <= now
 
 
 def authority_value(authority: Authority) -> float:
@@ -155,17 +184,34 @@ def score(
     weights: RankingWeights,
     lifecycle: LifecycleWeights,
     project_scope: str | None,
+    now: datetime | None = None,
+    tau_days: DecayTauDays | None = None,
+    stale_penalty: float = 0.0,
 ) -> float:
-    """The additive retrieval@1 score of one candidate (see the module docstring)."""
+    """The additive retrieval@2 score of one candidate (see the module docstring).
+
+    Without ``now`` and ``tau_days`` the reinforce term does not fade (age 0).
+    """
+    if now is not None and tau_days is not None:
+        reinforce = reinforce_value(
+            belief.evidence_count,
+            evidence_age_days(belief, now),
+            tau_days.for_type(belief.belief_type),
+        )
+    else:
+        reinforce = reinforce_value(belief.evidence_count)
+    stale = is_stale(belief, now)
     raw = (
         weights.match * fused_match
         + weights.confidence * belief.confidence
-        + weights.reinforce * reinforce_value(belief.evidence_count)
+        + weights.reinforce * reinforce
         + weights.authority * authority_value(belief.authority)
         + weights.scope * scope_value(belief.scope, project_scope)
         + weights.utility * belief.utility
+        - (stale_penalty if stale else 0.0)
     )
-    return max(0.0, raw) * lifecycle_weight(belief.status, lifecycle)
+    multiplier = 1.0 if stale else lifecycle_weight(belief.status, lifecycle)
+    return max(0.0, raw) * multiplier
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -180,6 +226,35 @@ class Scored:
 def order(scored: Sequence[Scored]) -> list[Scored]:
     """Score descending, then store position descending, then id."""
     return sorted(scored, key=lambda s: (-s.score, -s.belief.store_position, s.belief.id))
+
+
+def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
+    """``|left & right| / |left | right|``; 0 for two empty sets."""
+    union = left | right
+    return len(left & right) / len(union) if union else 0.0
+
+
+def penalize_near_duplicates(scored: Sequence[Scored], penalty: float) -> list[Scored]:
+    """Demote each near duplicate of a higher-scored candidate by ``penalty`` (floor 0).
+
+    Candidates are judged in ``order``; one whose normalized subject and type match an earlier
+    (higher-scored) candidate's and whose statement lexemes have Jaccard similarity of at least
+    :data:`NEAR_DUPLICATE_JACCARD` with it loses ``penalty``. Returned in ``order``.
+    """
+    if penalty <= 0:
+        return order(scored)
+    earlier: dict[tuple[str, BeliefType], list[frozenset[str]]] = {}
+    judged: list[Scored] = []
+    for candidate in order(scored):
+        belief = candidate.belief
+        key = (normalize_subject(belief.subject), belief.belief_type)
+        tokens = lexemes(belief.statement)
+        seen = earlier.setdefault(key, [])
+        if any(jaccard(tokens, other) >= NEAR_DUPLICATE_JACCARD for other in seen):
+            candidate = replace(candidate, score=max(0.0, candidate.score - penalty))
+        seen.append(tokens)
+        judged.append(candidate)
+    return order(judged)
 
 
 def normalize_statement(statement: str) -> str:
@@ -274,18 +349,24 @@ def select_within_budget(
 
 __all__ = [
     "DURABLE_TYPES",
+    "NEAR_DUPLICATE_JACCARD",
     "REINFORCE_SATURATION",
+    "STALE_STATUSES",
     "Scored",
     "authority_value",
     "cap_per_subject",
     "collapse_duplicates",
+    "evidence_age_days",
     "is_durable",
     "is_primed",
+    "is_stale",
+    "jaccard",
     "lexical_order",
     "lifecycle_weight",
     "newest_first",
     "normalize_statement",
     "order",
+    "penalize_near_duplicates",
     "reciprocal_rank_fusion",
     "reinforce_value",
     "reserved_slots",

@@ -3,7 +3,7 @@
 A block is a header naming the retrieval policy version and the moment, then one line per
 belief, joined by newlines with no trailing newline::
 
-    Memory (retrieval@1, in_turn):
+    Memory (retrieval@2, in_turn):
     [m:8f21a0c3] preference / answer style: User prefers concise answers.
 
 Whitespace inside a subject or statement (newlines included) is collapsed to single spaces, so

@@ -1,4 +1,4 @@
-"""``MemoryRetriever``: recall at retrieval@1, with a trace recorded for every recall.
+"""``MemoryRetriever``: recall at retrieval@2, with a trace recorded for every recall.
 
 Order of operations (every store read carries the principal and the session's visible
 scopes, so isolation holds before any ranking happens):
@@ -87,7 +87,7 @@ from memory_core.retrieval.ranking import (
     is_primed,
     lexical_order,
     newest_first,
-    order,
+    penalize_near_duplicates,
     reciprocal_rank_fusion,
     reserved_slots,
     score,
@@ -158,7 +158,7 @@ class _Arm:
 
 
 class MemoryRetriever:
-    """Recalls a principal's beliefs into a rendered block under the retrieval@1 policy."""
+    """Recalls a principal's beliefs into a rendered block under the retrieval@2 policy."""
 
     def __init__(
         self,
@@ -236,7 +236,7 @@ class MemoryRetriever:
         candidates = [b for b in pool if not _withheld(b)]
 
         retrieval = self._profiles.retrieval
-        ranked = self._rank(candidates, arms, request.project_scope)
+        ranked = self._rank(candidates, arms, request.project_scope, now=as_of)
         distinct, collapsed = collapse_duplicates(ranked)
         capped_in, capped_out = cap_per_subject(distinct, retrieval.per_subject_cap)
         header = render_header(request.moment)
@@ -370,9 +370,15 @@ class MemoryRetriever:
         return [recency, *query_arms], formed
 
     def _rank(
-        self, candidates: Sequence[Belief], arms: Sequence[_Arm], project_scope: str | None
+        self,
+        candidates: Sequence[Belief],
+        arms: Sequence[_Arm],
+        project_scope: str | None,
+        *,
+        now: datetime,
     ) -> list[Belief]:
-        """Fuse the arms' rankings, score every candidate and order them."""
+        """Fuse, score every candidate at ``now`` (one instant per recall), demote near
+        duplicates and order them."""
         retrieval = self._profiles.retrieval
         fused = reciprocal_rank_fusion(
             {arm.name: [b.id for b in arm.beliefs] for arm in arms if arm.fused},
@@ -388,11 +394,15 @@ class MemoryRetriever:
                     weights=retrieval.ranking_weights,
                     lifecycle=retrieval.lifecycle_weights,
                     project_scope=project_scope,
+                    now=now,
+                    tau_days=retrieval.decay_tau_days,
+                    stale_penalty=retrieval.stale_penalty,
                 ),
             )
             for b in candidates
         ]
-        return [s.belief for s in order(scored)]
+        judged = penalize_near_duplicates(scored, retrieval.near_duplicate_penalty)
+        return [s.belief for s in judged]
 
     def _run(self, name: str, query: RecallQuery, reads: _Reads, *, fused: bool) -> _Arm:
         started = self._timer()

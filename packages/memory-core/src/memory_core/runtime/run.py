@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -37,6 +37,7 @@ from typing import Protocol
 from memory_core.clock import Clock
 from memory_core.domain import Event, JsonValue, Principal, Session, Trust
 from memory_core.errors import NotFoundError, UsageError
+from memory_core.formation.usage import UsageResult
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.retrieval import Corrections, RecallRequest, RecallResult
@@ -99,6 +100,8 @@ class Run:
         trace_ids: Ids of the run's in-turn recall traces.
         started_at: When the run began.
         completed_at: When it ended.
+        usage_feedback: What usage feedback recorded (citations, ambiguous ids), or ``None``
+            when it did not run (no recorder, no final message, or it failed).
     """
 
     run_id: str
@@ -118,6 +121,7 @@ class Run:
     trace_ids: tuple[str, ...]
     started_at: datetime
     completed_at: datetime
+    usage_feedback: UsageResult | None = None
 
     @property
     def completed(self) -> bool:
@@ -127,6 +131,22 @@ class Run:
 
 CompletionHook = Callable[[Run], None]
 """Called with every finished run, after ``run.completed``; failures are recorded, not raised."""
+
+
+class UsageRecorder(Protocol):
+    """Usage feedback on run completion (``GovernedMemoryService`` satisfies it)."""
+
+    def record_usage(
+        self,
+        *,
+        run_id: str,
+        session_id: str,
+        final_message: str,
+        trace_ids: Sequence[str],
+        principal: Principal | None = None,
+    ) -> UsageResult:
+        """Credit the beliefs the final message cites; charge the rest the run was shown."""
+        ...
 
 
 class Recaller(Protocol):
@@ -210,7 +230,9 @@ class RunService:
         policy: PolicyProfile,
         principal: Principal,
         completion_hooks: Sequence[CompletionHook] = (),
+        usage_recorder: UsageRecorder | None = None,
     ) -> None:
+        self._usage_recorder = usage_recorder
         self._storage = storage
         self._clock = clock
         self._ids = ids
@@ -366,6 +388,8 @@ class RunService:
             started_at=started_at,
             completed_at=self._clock.now(),
         )
+        if run.completed and run.final_message:
+            run = replace(run, usage_feedback=self._record_usage(run, session))
         self._run_hooks(run, session)
         return run
 
@@ -567,6 +591,28 @@ class RunService:
             self._storage.sessions.update(
                 current.model_copy(update={"last_activity_at": self._clock.now()})
             )
+
+    def _record_usage(self, run: Run, session: Session) -> UsageResult | None:
+        """Usage feedback in its own error boundary: a failure is recorded, never raised."""
+        if self._usage_recorder is None or run.final_message is None:
+            return None
+        try:
+            return self._usage_recorder.record_usage(
+                run_id=run.run_id,
+                session_id=run.session_id,
+                final_message=run.final_message,
+                trace_ids=run.trace_ids,
+                principal=run.principal,
+            )
+        except Exception as exc:
+            _log.warning("usage feedback failed on run %s: %s", run.run_id, type(exc).__name__)
+            self._append(
+                HOOK_FAILED,
+                session,
+                run.run_id,
+                {"hook": "usage_feedback", "error_class": type(exc).__name__},
+            )
+            return None
 
     def _run_hooks(self, run: Run, session: Session) -> None:
         for hook in self.completion_hooks:

@@ -330,6 +330,30 @@ class InMemoryMemoryStore:
             self._move_head(key, stamped.store_position)
             return stamped
 
+    def update_in_place(self, belief: Belief) -> Belief:
+        """Replace an existing belief of the same principal; it keeps its store position."""
+        with self._lock:
+            current = self._beliefs.get(belief.id)
+            if current is None or current.principal != belief.principal:
+                raise NotFoundError(f"belief {belief.id} does not exist for this principal")
+            kept = Belief.model_validate(
+                {**belief.model_dump(), "store_position": current.store_position}
+            )
+            owned = self._by_principal[_key(kept.principal)]
+            self._unindex(current)
+            self._beliefs[kept.id] = kept
+            owned[kept.id] = kept  # an existing key keeps its place in position order
+            self._index(kept)
+
+            def undo() -> None:
+                self._unindex(kept)
+                self._beliefs[current.id] = current
+                owned[current.id] = current
+                self._index(current)
+
+            self._units.record(undo)
+            return kept
+
     def get(self, principal: Principal, belief_id: str) -> Belief | None:
         """Return the principal's belief, or ``None``."""
         with self._lock:

@@ -1,0 +1,155 @@
+"""Forgetting as decay over unused beliefs: one bounded sweep per principal.
+
+Decay is a sweep, not a read-time discount. :func:`decay_sweep` reads the principal's idle
+window through ``MemoryStore.list_idle`` (least recently evidenced first, cut at the shortest
+``retrieval.decay_tau_days`` any type carries, bounded by ``formation.decay.max_per_sweep``)
+and, for every **eligible** belief in it, takes ``formation.decay.step`` of confidence:
+
+* eligible = live; not a user statement (``Authority.USER``); PROVISIONAL, or at most the
+  highest confidence formation gives an inference (:data:`MAX_INFERRED_CONFIDENCE`); last
+  evidenced at least its own type's tau ago; and last updated, and last cited
+  (``last_used_at``), at least one sweep interval (``formation.scheduled_interval_seconds``)
+  ago: the first keeps a belief from decaying twice in one window, the second lets a citation
+  hold off decay for a window without renewing the evidence clock;
+* a belief whose confidence stays at or above ``formation.decay.floor_confidence`` is
+  rewritten **in place** (``update_in_place``: it keeps its store position, since a session
+  reads a position past its watermark as a change, and a quiet loss of confidence is none)
+  and a ``memory.decayed`` event is written;
+* one that falls below the floor is **retired** (status RETIRED, ``valid_to`` the sweep
+  instant) through ``update``, which takes a fresh store position (a retirement *is* the change
+  the correction lines select on), and a ``memory.retired`` event is written.
+
+Provenance, evidence count and the evidence clock never move. The events are principal-level
+(no session id): a background sweep never advances any session's activity time. The whole
+sweep of one principal is one unit of work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from memory_core.clock import Clock
+from memory_core.domain import Authority, Belief, BeliefStatus, Event, Principal, Trust
+from memory_core.ids import IdFactory
+from memory_core.ports import Storage
+from memory_core.profiles import MemoryProfiles
+
+MEMORY_DECAYED = "memory.decayed"
+MEMORY_RETIRED = "memory.retired"
+DECAY_ACTOR = "memory"
+DECAY_TRIGGER = "decay_sweep"
+
+MAX_INFERRED_CONFIDENCE = 0.7
+"""The highest confidence formation assigns an inference (the provider extractor's
+``PROVIDER_CANDIDATE_CONFIDENCE``; a test keeps them equal). A live belief above it (a user
+statement, 0.9) is never decayed unless it is PROVISIONAL."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecayResult:
+    """What one principal's sweep did.
+
+    Attributes:
+        read: Idle beliefs the window held.
+        decayed: Beliefs that lost ``decay.step`` and stayed live.
+        retired: Beliefs that fell below ``decay.floor_confidence`` and were retired.
+    """
+
+    read: int
+    decayed: int
+    retired: int
+
+
+def is_eligible(
+    belief: Belief, *, now: datetime, profiles: MemoryProfiles, interval: timedelta
+) -> bool:
+    """Whether ``belief`` loses confidence in a sweep at ``now`` (see the module docstring)."""
+    if not belief.is_live or belief.authority is Authority.USER:
+        return False
+    if belief.status is not BeliefStatus.PROVISIONAL and (
+        belief.confidence > MAX_INFERRED_CONFIDENCE
+    ):
+        return False
+    tau = timedelta(days=profiles.retrieval.decay_tau_days.for_type(belief.belief_type))
+    if now - belief.last_evidence_at < tau:
+        return False
+    if belief.last_used_at is not None and now - belief.last_used_at < interval:
+        return False  # cited within the window: usage resists decay (it never renews evidence)
+    return now - belief.updated_at >= interval
+
+
+def decay_sweep(
+    *,
+    storage: Storage,
+    clock: Clock,
+    ids: IdFactory,
+    profiles: MemoryProfiles,
+    principal: Principal,
+    policy_version: str,
+) -> DecayResult:
+    """Run one decay sweep over ``principal``'s idle beliefs at the clock's instant."""
+    now = clock.now()
+    formation = profiles.formation
+    taus = profiles.retrieval.decay_tau_days.model_dump().values()
+    cut = now - timedelta(days=min(taus))
+    interval = timedelta(seconds=formation.scheduled_interval_seconds)
+    decayed = retired = 0
+    with storage.unit_of_work():
+        window = storage.memories.list_idle(principal, cut, formation.decay.max_per_sweep)
+        for belief in window:
+            if not is_eligible(belief, now=now, profiles=profiles, interval=interval):
+                continue
+            confidence = max(0.0, round(belief.confidence - formation.decay.step, 9))
+            if confidence < formation.decay.floor_confidence:
+                changed = storage.memories.update(
+                    belief.model_copy(
+                        update={
+                            "status": BeliefStatus.RETIRED,
+                            "confidence": confidence,
+                            "valid_to": max(belief.valid_from, now),
+                            "updated_at": now,
+                        }
+                    )
+                )
+                event_type = MEMORY_RETIRED
+                retired += 1
+            else:
+                changed = storage.memories.update_in_place(
+                    belief.model_copy(update={"confidence": confidence, "updated_at": now})
+                )
+                event_type = MEMORY_DECAYED
+                decayed += 1
+            storage.events.append(
+                Event(
+                    event_id=ids.new_id(),
+                    tenant_id=principal.tenant_id,
+                    principal_id=principal.principal_id,
+                    session_id=None,
+                    event_type=event_type,
+                    actor=DECAY_ACTOR,
+                    trust=Trust.MEMORY,
+                    payload={
+                        "belief_id": changed.id,
+                        "short_id": changed.short_id,
+                        "previous_confidence": belief.confidence,
+                        "confidence": changed.confidence,
+                        "status": changed.status.value,
+                        "trigger": DECAY_TRIGGER,
+                        "policy_version": policy_version,
+                    },
+                    created_at=now,
+                )
+            )
+    return DecayResult(read=len(window), decayed=decayed, retired=retired)
+
+
+__all__ = [
+    "DECAY_TRIGGER",
+    "MAX_INFERRED_CONFIDENCE",
+    "MEMORY_DECAYED",
+    "MEMORY_RETIRED",
+    "DecayResult",
+    "decay_sweep",
+    "is_eligible",
+]
