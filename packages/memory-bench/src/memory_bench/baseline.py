@@ -14,17 +14,19 @@ Comparison sorts every difference into exactly one of five lists:
     rows) differs. When anything drifted the other lists are left empty: counts of two
     different corpora are not better or worse than each other.
 ``regressions``
-    A higher-is-better count fell, a lower-is-better count rose (in the aggregate or in a
-    category's sums), a probe's ``needed_recalled`` fell or it lost a recalled label, or a
-    distance bin's ``formed`` or ``recalled`` fell.
+    A higher-is-better count fell or a lower-is-better count rose, in any compared row: the
+    aggregate, a category's sums, a scenario's formation row or a probe's row. Rows count one
+    by one, so a fall in one row is a regression even when another row rises by as much and
+    the sums hold. Also a probe that lost a recalled or a formed label, and a distance bin
+    (aggregate or per probe) whose ``formed`` or ``recalled`` fell.
 ``improvements``
     The mirror image; reported, never required.
 ``shifts``
     An attribution count (snapshot-only, in-turn-only, both) moved: where recall happened, not
     how much of it.
 ``changes``
-    Any other difference (a scenario row, a neutral count such as ``returned_*``); it is
-    neither better nor worse, but it still makes the baseline stale.
+    Any other difference (a neutral count such as ``returned_*`` or ``formed``); it is neither
+    better nor worse, but it still makes the baseline stale.
 
 ``no_regression`` holds when there is no drift and no regression; ``current`` holds only when
 all five lists are empty, i.e. the run equals the baseline exactly.
@@ -259,20 +261,17 @@ class _Sorter:
             self.changes.append(Difference(key=key, baseline=old, current=new))
 
     def counts(
-        self,
-        prefix: str,
-        old: FormationCounts | ProbeCounts,
-        new: FormationCounts | ProbeCounts,
-        *,
-        directional: bool,
+        self, prefix: str, old: FormationCounts | ProbeCounts, new: FormationCounts | ProbeCounts
     ) -> None:
         for field in type(old).model_fields:
-            before, after = getattr(old, field), getattr(new, field)
-            key = f"{prefix}.{field}"
-            if directional or field in STRUCTURAL:
-                self.directional(key, field, before, after)
-            else:
-                self.neutral(key, before, after)
+            self.directional(f"{prefix}.{field}", field, getattr(old, field), getattr(new, field))
+
+    def labels(self, key: str, old: tuple[str, ...], new: tuple[str, ...]) -> None:
+        """A lost label is a regression and a gained one an improvement, whatever the counts."""
+        for label in sorted(set(old) - set(new)):
+            self.regressions.append(Difference(key=f"{key}.{label}", baseline=label, current=None))
+        for label in sorted(set(new) - set(old)):
+            self.improvements.append(Difference(key=f"{key}.{label}", baseline=None, current=label))
 
 
 _Row = TypeVar("_Row", CategoryMetrics, ScenarioMetrics)
@@ -323,7 +322,7 @@ def _compare_categories(
             )
             continue
         sorter.directional(f"{key}.probes", "probes", a.probes, b.probes)
-        sorter.counts(key, a.counts, b.counts, directional=True)
+        sorter.counts(key, a.counts, b.counts)
 
 
 def _compare_probes(
@@ -348,50 +347,10 @@ def _compare_probes(
                 Difference(key=f"{key}.category", baseline=a.category, current=b.category)
             )
             continue
-        for field in type(a.counts).model_fields:
-            old_value, new_value = getattr(a.counts, field), getattr(b.counts, field)
-            if field == "needed_recalled" or field in STRUCTURAL:
-                sorter.directional(f"{key}.{field}", field, old_value, new_value)
-            else:
-                sorter.neutral(f"{key}.{field}", old_value, new_value)
-        lost = sorted(set(a.recalled_labels) - set(b.recalled_labels))
-        gained = sorted(set(b.recalled_labels) - set(a.recalled_labels))
-        for label in lost:
-            sorter.regressions.append(
-                Difference(key=f"{key}.recalled_label.{label}", baseline=label, current=None)
-            )
-        for label in gained:
-            sorter.improvements.append(
-                Difference(key=f"{key}.recalled_label.{label}", baseline=None, current=label)
-            )
-        lost_formed = sorted(set(a.formed_labels) - set(b.formed_labels))
-        gained_formed = sorted(set(b.formed_labels) - set(a.formed_labels))
-        for label in lost_formed:
-            sorter.changes.append(
-                Difference(key=f"{key}.formed_label.{label}", baseline=label, current=None)
-            )
-        for label in gained_formed:
-            sorter.changes.append(
-                Difference(key=f"{key}.formed_label.{label}", baseline=None, current=label)
-            )
-        _compare_bins_neutral(sorter, key, a.by_distance, b.by_distance)
-
-
-def _compare_bins_neutral(
-    sorter: _Sorter, prefix: str, old: tuple[DistanceBin, ...], new: tuple[DistanceBin, ...]
-) -> None:
-    before = {item.distance: item for item in old}
-    after = {item.distance: item for item in new}
-    for distance in sorted(before.keys() | after.keys()):
-        a, b = before.get(distance), after.get(distance)
-        for field in ("needed", "formed", "recalled"):
-            old_value = None if a is None else getattr(a, field)
-            new_value = None if b is None else getattr(b, field)
-            key = f"{prefix}.distance_{distance}.{field}"
-            if field == "needed" and old_value != new_value:
-                sorter.drift.append(Difference(key=key, baseline=old_value, current=new_value))
-            else:
-                sorter.neutral(key, old_value, new_value)
+        sorter.counts(key, a.counts, b.counts)
+        sorter.labels(f"{key}.recalled_label", a.recalled_labels, b.recalled_labels)
+        sorter.labels(f"{key}.formed_label", a.formed_labels, b.formed_labels)
+        _compare_distance(sorter, key, a.by_distance, b.by_distance)
 
 
 def _compare_scenarios(
@@ -410,7 +369,7 @@ def _compare_scenarios(
                 )
             )
             continue
-        sorter.counts(key, a.formation, b.formation, directional=False)
+        sorter.counts(key, a.formation, b.formation)
 
 
 def compare_to_baseline(baseline: Baseline, run: DeterministicRun) -> BaselineComparison:
@@ -427,8 +386,8 @@ def compare_to_baseline(baseline: Baseline, run: DeterministicRun) -> BaselineCo
     a, b = baseline.metrics, run.metrics
     sorter.directional("aggregate.scenarios", "scenarios", a.scenarios, b.scenarios)
     sorter.directional("aggregate.probes", "probes", a.probes, b.probes)
-    sorter.counts("aggregate.formation", a.formation, b.formation, directional=True)
-    sorter.counts("aggregate.retrieval", a.retrieval, b.retrieval, directional=True)
+    sorter.counts("aggregate.formation", a.formation, b.formation)
+    sorter.counts("aggregate.retrieval", a.retrieval, b.retrieval)
     sorter.directional(
         "aggregate.max_distinct_prefixes_per_probe",
         "max_distinct_prefixes_per_probe",
