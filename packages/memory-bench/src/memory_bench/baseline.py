@@ -38,10 +38,13 @@ Errors::
         ├── BaselineExistsError   writing would replace an existing file (delete it first)
         ├── BaselineNotFoundError the file does not exist
         ├── BaselineFormatError   the file is unreadable, not JSON, or not a baseline
-        └── BaselineRefusedError  the run breaks a structural zero and is never recorded
+        ├── BaselineRefusedError  the run breaks a structural zero and is never recorded
+        └── BaselineDirtyTreeError the checkout differs from its commit and no reason was given
 
 :func:`record_baseline` is the one way a run becomes a baseline: it refuses a run whose
-structural zeros do not hold before anything is written.
+structural zeros do not hold, and a checkout whose tracked files differ from its commit
+unless the caller says why (the reason is recorded in the baseline as ``dirty_reason``),
+before anything is written.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ from memory_bench.metrics import (
     ProbeMetrics,
     ScenarioMetrics,
 )
+from memory_bench.source_tree import SourceTree
 from memory_core.clock import require_aware
 from memory_core.errors import UsageError
 
@@ -155,11 +159,31 @@ class BaselineRefusedError(BaselineError):
         self.failures = failures
 
 
+class BaselineDirtyTreeError(BaselineError):
+    """The checkout's tracked files differ from its commit (or it is no git checkout), so the
+    build reference would not name what was measured; commit first, or give a reason.
+
+    Attributes:
+        source: The checkout as git reported it.
+    """
+
+    def __init__(self, path: Path, source: SourceTree) -> None:
+        super().__init__(
+            path,
+            f"refusing to record a baseline from a dirty tree: {source.describe()}; commit "
+            "the change and record again, or pass --dirty-reason TEXT saying why this "
+            "recording cannot come from a clean commit (the reason is recorded)",
+        )
+        self.source = source
+
+
 class Baseline(BaseModel):
     """The recorded fixed point a deterministic run is compared against exactly.
 
     One row per probe without trace identifiers, one formation row per scenario, and the
-    aggregate; counts only, no ratio and no belief statement.
+    aggregate; counts only, no ratio and no belief statement. ``dirty_reason`` is set only for
+    a recording the caller excused from the clean-tree rule, and is absent from the file
+    otherwise.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -172,13 +196,21 @@ class Baseline(BaseModel):
     retrieval_policy: str = Field(min_length=1)
     extractor: str = Field(min_length=1)
     build_ref: str = Field(min_length=1)
+    dirty_reason: str | None = Field(default=None, min_length=1)
     recorded_at: AwareDatetime
     metrics: DeterministicMetrics
     scenarios: tuple[ScenarioMetrics, ...]
     probes: tuple[ProbeMetrics, ...]
 
     @classmethod
-    def from_run(cls, run: DeterministicRun, *, build_ref: str, recorded_at: datetime) -> Baseline:
+    def from_run(
+        cls,
+        run: DeterministicRun,
+        *,
+        build_ref: str,
+        recorded_at: datetime,
+        dirty_reason: str | None = None,
+    ) -> Baseline:
         """Record ``run`` as a baseline stamped with ``build_ref`` and ``recorded_at``."""
         return cls(
             benchmark_version=run.benchmark_version,
@@ -188,6 +220,7 @@ class Baseline(BaseModel):
             retrieval_policy=run.retrieval_policy,
             extractor=run.extractor,
             build_ref=build_ref,
+            dirty_reason=dirty_reason,
             recorded_at=require_aware(recorded_at, "recorded_at"),
             metrics=run.metrics,
             scenarios=run.scenarios,
@@ -195,8 +228,10 @@ class Baseline(BaseModel):
         )
 
     def to_json(self) -> str:
-        """The file text: indented JSON in field order, with a trailing newline."""
-        return self.model_dump_json(indent=2) + "\n"
+        """The file text: indented JSON in field order, with a trailing newline (without
+        ``dirty_reason`` when none was given)."""
+        exclude = {"dirty_reason"} if self.dirty_reason is None else None
+        return self.model_dump_json(indent=2, exclude=exclude) + "\n"
 
 
 class Difference(BaseModel):
@@ -435,31 +470,67 @@ def write_baseline(baseline: Baseline, path: Path) -> Path:
 
 
 def record_baseline(
-    run: DeterministicRun, path: Path, *, build_ref: str, recorded_at: datetime
+    run: DeterministicRun,
+    path: Path,
+    *,
+    source: SourceTree,
+    recorded_at: datetime,
+    build_ref: str | None = None,
+    dirty_reason: str | None = None,
 ) -> Path:
-    """Record ``run`` as the baseline at ``path``, refusing a run that breaks a structural zero.
+    """Record ``run`` as the baseline at ``path``, refusing a run that breaks a structural zero
+    and a dirty checkout the caller gave no reason for.
 
     Args:
         run: A deterministic run.
         path: Where the baseline is written (never over an existing file).
-        build_ref: The build reference the baseline names.
+        source: The checkout the run was built from (:func:`memory_bench.source_tree.
+            read_source_tree`, with ``path`` ignored).
         recorded_at: The recording instant (timezone-aware).
+        build_ref: The build reference the baseline names (default: ``source.build_ref``).
+        dirty_reason: Why a checkout that is not clean may be recorded all the same; recorded
+            in the baseline. Refused for a clean checkout, which needs no excuse.
 
     Returns:
         ``path``, written.
 
     Raises:
+        BaselineDirtyTreeError: ``source`` is not clean and no reason was given.
+        BaselineError: a reason was given for a clean checkout, or the file cannot be written.
         BaselineRefusedError: a structural zero does not hold (nothing is written).
         BaselineExistsError: ``path`` exists (or appeared while writing).
-        BaselineError: the file cannot be written.
     """
     path = Path(path)
+    reason = check_source_tree(path, source, dirty_reason)
     failures = run.metrics.structural_zero_failures()
     if failures:
         raise BaselineRefusedError(path, failures)
-    return write_baseline(
-        Baseline.from_run(run, build_ref=build_ref, recorded_at=recorded_at), path
+    baseline = Baseline.from_run(
+        run,
+        build_ref=build_ref or source.build_ref,
+        recorded_at=recorded_at,
+        dirty_reason=reason,
     )
+    return write_baseline(baseline, path)
+
+
+def check_source_tree(path: Path, source: SourceTree, dirty_reason: str | None) -> str | None:
+    """The reason to record (stripped), after refusing a dirty tree without one.
+
+    Raises:
+        BaselineDirtyTreeError: ``source`` is not clean and ``dirty_reason`` is blank.
+        BaselineError: ``dirty_reason`` is given for a clean checkout.
+    """
+    reason = (dirty_reason or "").strip() or None
+    if source.clean and reason is not None:
+        raise BaselineError(
+            path,
+            f"the checkout is clean at {source.build_ref}; drop --dirty-reason (it would "
+            "record an excuse for nothing)",
+        )
+    if not source.clean and reason is None:
+        raise BaselineDirtyTreeError(path, source)
+    return reason
 
 
 def load_baseline(path: Path) -> Baseline:
@@ -508,12 +579,14 @@ __all__ = [
     "STRUCTURAL",
     "Baseline",
     "BaselineComparison",
+    "BaselineDirtyTreeError",
     "BaselineError",
     "BaselineExistsError",
     "BaselineFormatError",
     "BaselineNotFoundError",
     "BaselineRefusedError",
     "Difference",
+    "check_source_tree",
     "compare_to_baseline",
     "load_baseline",
     "record_baseline",
