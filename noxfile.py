@@ -40,6 +40,17 @@ def gates(session: nox.Session) -> None:
     session.run("pytest", "-m", "gate", "--gate-report", "-q", *session.posargs)
 
 
+@nox.session(default=False)
+def mutants(session: nox.Session) -> None:
+    """The mutation lane (opt-in): apply each targeted bug of ``tests/_support/mutants.py`` to a
+    temporary copy of the tree, run only that mutant's gate tests, print the mutant count and
+    every result, and fail if any mutant survives (a ``pending`` one only with ``--strict``).
+    Arguments pass through, e.g. ``nox -s mutants -- --list`` or ``nox -s mutants --
+    rules.multi_hop_one_belief``."""
+    _sync(session)
+    session.run("python", os.path.join("tests", "_support", "mutants.py"), *session.posargs)
+
+
 @nox.session
 def bench_deterministic(session: nox.Session) -> None:
     """The benchmark's deterministic arm against the checked-in baseline (exit 1 on drift or

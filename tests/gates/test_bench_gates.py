@@ -31,7 +31,7 @@ from memory_bench.driver import (
     run_probe,
     run_scenario,
 )
-from memory_bench.metrics import DeterministicRun
+from memory_bench.metrics import DeterministicRun, ProbeMetrics
 from memory_bench.scoring import contains_protected, matches_label, renders_forbidden
 from memory_core import InMemoryStorage, RecallTrace, Storage
 from memory_core.domain import BeliefStatus
@@ -189,6 +189,31 @@ def test_the_comparison_would_catch_a_lost_label(kept: KeptRun) -> None:
     assert not comparison.no_regression
     lost = victim.recalled_labels[0]
     assert f"probe.{victim.key}.recalled_label.{lost}" in [d.key for d in comparison.regressions]
+
+
+@pytest.mark.gate("gate.memory.bench_no_regression")
+def test_the_comparison_would_catch_offsetting_moves_between_probe_rows(kept: KeptRun) -> None:
+    # Noise moved from one probe to another of its category: every sum holds, one row rose.
+    baseline = load_baseline(BASELINE)
+    rows = kept.run.probes
+    noisy = next(row for row in rows if row.counts.noise_total > 0)
+    other = next(r for r in rows if r.category == noisy.category and r.key != noisy.key)
+
+    def moved(row: ProbeMetrics, by: int) -> ProbeMetrics:
+        counts = row.counts.model_copy(update={"noise_total": row.counts.noise_total + by})
+        return row.model_copy(update={"counts": counts})
+
+    probes = tuple(
+        moved(row, -1) if row.key == noisy.key else moved(row, 1) if row.key == other.key else row
+        for row in rows
+    )
+    run = kept.run.model_copy(
+        update={"probes": probes, "metrics": kept.run.metrics.aggregate(kept.run.scenarios, probes)}
+    )
+    assert run.metrics == kept.run.metrics
+    comparison = compare_to_baseline(baseline, run)
+    assert [d.key for d in comparison.regressions] == [f"probe.{other.key}.noise_total"]
+    assert not comparison.no_regression
 
 
 @pytest.mark.gate("gate.memory.bench_baseline_current")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _support.git_checkout import git, head, make_checkout
 
 import memory_bench.driver
 import memory_core.bootstrap
@@ -28,6 +29,15 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]
     captured = capsys.readouterr()
     document = json.loads(captured.out) if captured.out.strip() else None
     return status, document, captured.err
+
+
+@pytest.fixture(autouse=True)
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test runs from a clean git checkout (a recording reads the working directory's
+    tree), unless it moves elsewhere."""
+    root = make_checkout(tmp_path / "checkout")
+    monkeypatch.chdir(root)
+    return root
 
 
 @pytest.fixture
@@ -93,6 +103,7 @@ def test_write_baseline_then_compare_then_refuse_overwrite(
     assert document["written_baseline"] == str(target)
     recorded = load_baseline(target)
     assert recorded.build_ref == "test-ref"
+    assert recorded.dirty_reason is None
     assert "baseline recorded" in err
 
     status, document, err = _run(
@@ -280,3 +291,107 @@ def test_a_baseline_path_with_brackets_is_printed_literally(
     assert status == 0
     assert document["written_baseline"] == str(target)
     assert f"baseline recorded at {target}" in err
+
+
+# --- a recording names a clean commit, or says why not -------------------------------------
+
+
+def _write(capsys: pytest.CaptureFixture[str], corpus: Path, target: Path, *extra: str) -> Any:
+    return _run(
+        capsys, "--deterministic-only", "--corpus", str(corpus), "--write-baseline", str(target),
+        *extra,
+    )  # fmt: skip
+
+
+def test_a_clean_checkout_records_its_commit(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, checkout: Path
+) -> None:
+    status, _document, err = _write(capsys, corpus_copy, checkout / "baseline.json")
+    assert status == 0, err
+    assert load_baseline(checkout / "baseline.json").build_ref == head(checkout)
+
+
+def test_a_dirty_checkout_is_refused_before_anything_runs(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, checkout: Path, tmp_path: Path
+) -> None:
+    (checkout / "README.md").write_text("edited, not committed\n", encoding="utf-8")
+    target = tmp_path / "baseline.json"
+    status, document, err = _write(capsys, corpus_copy, target)
+    assert status == 2
+    assert document is None  # refused before the run
+    assert "dirty tree" in err
+    assert "README.md" in err
+    assert "--dirty-reason" in err
+    assert not target.exists()
+
+
+def test_a_dirty_checkout_with_a_reason_is_recorded_with_it(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, checkout: Path, tmp_path: Path
+) -> None:
+    (checkout / "README.md").write_text("edited, not committed\n", encoding="utf-8")
+    target = tmp_path / "baseline.json"
+    status, _document, err = _write(
+        capsys, corpus_copy, target, "--dirty-reason", "measuring an uncommitted experiment"
+    )
+    assert status == 0, err
+    recorded = load_baseline(target)
+    assert recorded.build_ref == f"{head(checkout)}+dirty"
+    assert recorded.dirty_reason == "measuring an uncommitted experiment"
+    assert "measuring an uncommitted experiment" in err
+
+
+def test_re_recording_after_git_rm_of_the_baseline_is_clean(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, checkout: Path
+) -> None:
+    target = checkout / "baseline.json"
+    assert _write(capsys, corpus_copy, target)[0] == 0
+    git(checkout, "add", "baseline.json")
+    git(checkout, "commit", "-q", "-m", "record")
+    git(checkout, "rm", "-q", "baseline.json")
+    status, _document, err = _write(capsys, corpus_copy, target)
+    assert status == 0, err
+    assert load_baseline(target).build_ref == head(checkout)
+
+
+def test_outside_a_checkout_a_recording_needs_a_reason(
+    capsys: pytest.CaptureFixture[str],
+    corpus_copy: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    elsewhere = tmp_path / "not-a-checkout"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    status, _, err = _write(capsys, corpus_copy, elsewhere / "b.json")
+    assert status == 2
+    assert "not a git checkout" in err
+    status, _, err = _write(capsys, corpus_copy, elsewhere / "b.json", "--dirty-reason", "sdist")
+    assert status == 0, err
+    assert load_baseline(elsewhere / "b.json").build_ref == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--deterministic-only", "--dirty-reason", "x"], "pass it with --write-baseline"),
+        (["--write-baseline", "b.json", "--dirty-reason", "x"], "drop --dirty-reason"),
+        (
+            ["--no-deterministic-only", "--output", "e.json", "--dirty-reason", "x"],
+            "belong to the deterministic arm",
+        ),
+    ],
+)
+def test_a_misplaced_dirty_reason_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+    corpus_copy: Path,
+    checkout: Path,
+    argv: list[str],
+    message: str,
+) -> None:
+    if "--write-baseline" in argv:
+        argv = ["--deterministic-only", "--corpus", str(corpus_copy), *argv]
+    status, document, err = _run(capsys, *argv)
+    assert status == 2
+    assert document is None
+    assert message in err
+    assert not (checkout / "b.json").exists()

@@ -11,6 +11,8 @@ import pytest
 
 from memory_bench.baseline import (
     Baseline,
+    BaselineDirtyTreeError,
+    BaselineError,
     BaselineExistsError,
     BaselineFormatError,
     BaselineNotFoundError,
@@ -20,9 +22,12 @@ from memory_bench.baseline import (
     write_baseline,
 )
 from memory_bench.metrics import DeterministicMetrics, DeterministicRun
+from memory_bench.source_tree import SourceTree
 from memory_core.errors import UsageError
 
 RECORDED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+CLEAN = SourceTree(commit="abc123")
+DIRTY = SourceTree(commit="abc123", changed=("packages/x.py",))
 
 
 def _numbers(value: Any) -> list[Any]:
@@ -122,11 +127,12 @@ def test_record_baseline_writes_a_run_whose_structural_zeros_hold(
     tmp_path: Path, standard_run: DeterministicRun
 ) -> None:
     path = record_baseline(
-        standard_run, tmp_path / "baseline.json", build_ref="abc123", recorded_at=RECORDED
+        standard_run, tmp_path / "baseline.json", source=CLEAN, recorded_at=RECORDED
     )
     assert load_baseline(path) == Baseline.from_run(
         standard_run, build_ref="abc123", recorded_at=RECORDED
     )
+    assert "dirty_reason" not in json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize(
@@ -148,9 +154,77 @@ def test_record_baseline_refuses_a_run_breaking_a_structural_zero(
     target = tmp_path / "baseline.json"
 
     with pytest.raises(BaselineRefusedError, match=f"{broken}=1") as caught:
-        record_baseline(run, target, build_ref="abc123", recorded_at=RECORDED)
+        record_baseline(run, target, source=CLEAN, recorded_at=RECORDED)
 
     assert caught.value.failures == (f"{broken}=1",)
     assert isinstance(caught.value, UsageError)
     assert not target.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "named"),
+    [
+        (DIRTY, "1 tracked file(s) differ from abc123: packages/x.py"),
+        (SourceTree(commit=None), "not a git checkout"),
+    ],
+)
+@pytest.mark.parametrize("reason", [None, "", "   "])
+def test_record_baseline_refuses_a_dirty_tree_without_a_reason(
+    tmp_path: Path,
+    standard_run: DeterministicRun,
+    source: SourceTree,
+    named: str,
+    reason: str | None,
+) -> None:
+    target = tmp_path / "baseline.json"
+    with pytest.raises(BaselineDirtyTreeError, match="--dirty-reason") as caught:
+        record_baseline(
+            standard_run, target, source=source, recorded_at=RECORDED, dirty_reason=reason
+        )
+    assert named in str(caught.value)
+    assert caught.value.source == source
+    assert isinstance(caught.value, UsageError)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_record_baseline_records_the_reason_for_a_dirty_tree(
+    tmp_path: Path, standard_run: DeterministicRun
+) -> None:
+    path = record_baseline(
+        standard_run,
+        tmp_path / "baseline.json",
+        source=DIRTY,
+        recorded_at=RECORDED,
+        dirty_reason="  bisecting a regression on an uncommitted revert  ",
+    )
+    recorded = load_baseline(path)
+    assert recorded.build_ref == "abc123+dirty"
+    assert recorded.dirty_reason == "bisecting a regression on an uncommitted revert"
+
+
+def test_record_baseline_refuses_a_reason_for_a_clean_tree(
+    tmp_path: Path, standard_run: DeterministicRun
+) -> None:
+    with pytest.raises(BaselineError, match="drop --dirty-reason"):
+        record_baseline(
+            standard_run,
+            tmp_path / "baseline.json",
+            source=CLEAN,
+            recorded_at=RECORDED,
+            dirty_reason="nothing to excuse",
+        )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_explicit_build_ref_names_the_build_but_does_not_excuse_a_dirty_tree(
+    tmp_path: Path, standard_run: DeterministicRun
+) -> None:
+    with pytest.raises(BaselineDirtyTreeError):
+        record_baseline(
+            standard_run, tmp_path / "b.json", source=DIRTY, recorded_at=RECORDED, build_ref="v1"
+        )
+    path = record_baseline(
+        standard_run, tmp_path / "b.json", source=CLEAN, recorded_at=RECORDED, build_ref="v1"
+    )
+    assert load_baseline(path).build_ref == "v1"

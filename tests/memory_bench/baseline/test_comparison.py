@@ -143,6 +143,8 @@ def test_lost_recall_is_a_regression_at_every_level(build: Any) -> None:
         "category.single_hop.needed_recalled",
         "category.single_hop.noise_total",
         "probe.mb-one-001/p01.needed_recalled",
+        "probe.mb-one-001/p01.noise_total",
+        "probe.mb-one-001/p01.distance_1.recalled",
         "probe.mb-one-001/p01.recalled_label.home",
     }
     assert "aggregate.retrieval.recalled_snapshot_only" in _keys(comparison.shifts)
@@ -169,6 +171,7 @@ def test_gained_recall_is_an_improvement_mirror(build: Any) -> None:
         "aggregate.distance_1.recalled",
         "category.single_hop.needed_recalled",
         "probe.mb-one-001/p01.needed_recalled",
+        "probe.mb-one-001/p01.distance_1.recalled",
         "probe.mb-one-001/p01.recalled_label.home",
     }
     assert comparison.no_regression
@@ -209,9 +212,11 @@ def test_formation_lower_is_better_rising_is_a_regression(build: Any, field: str
         update={"formation": scenarios[0].formation.model_copy(update={field: 5})}
     )
     comparison = compare_to_baseline(baseline, build.make_run(scenarios, probes))
-    assert _keys(comparison.regressions) == [f"aggregate.formation.{field}"]
-    # The scenario row moved as well; it is listed, neither better nor worse on its own.
-    assert _keys(comparison.changes) == [f"scenario.mb-one-001.{field}"]
+    assert _keys(comparison.regressions) == [
+        f"aggregate.formation.{field}",
+        f"scenario.mb-one-001.{field}",
+    ]
+    assert not comparison.changes
 
 
 @pytest.mark.parametrize("field", ["supported", "needed_formed", "runs_completed"])
@@ -246,12 +251,13 @@ def test_attribution_move_is_a_shift_not_a_regression(build: Any) -> None:
         "aggregate.retrieval.recalled_both",
         "category.single_hop.recalled_snapshot_only",
         "category.single_hop.recalled_both",
+        "probe.mb-one-001/p01.recalled_snapshot_only",
+        "probe.mb-one-001/p01.recalled_both",
     }
     assert not comparison.regressions and not comparison.improvements
     assert comparison.no_regression
     assert not comparison.current
-    # The probe row's attribution moved too: a neutral change, not a second shift.
-    assert "probe.mb-one-001/p01.recalled_both" in _keys(comparison.changes)
+    assert not comparison.changes
 
 
 def test_neutral_count_is_a_change(build: Any) -> None:
@@ -265,13 +271,68 @@ def test_neutral_count_is_a_change(build: Any) -> None:
     assert "probe.mb-one-001/p01.returned_total" in _keys(comparison.changes)
 
 
-def test_per_probe_noise_moving_between_probes_is_not_a_regression(build: Any) -> None:
+def test_per_probe_noise_moving_between_probes_is_a_regression_of_the_row_that_rose(
+    build: Any,
+) -> None:
     scenarios, probes = build.standard_rows()
     baseline = _baseline(build.make_run(scenarios, probes))
     probes[0] = _with_counts(probes[0], noise_snapshot=1, noise_total=1)
     probes[1] = _with_counts(probes[1], noise_in_turn=2, noise_total=2)
     comparison = compare_to_baseline(baseline, build.make_run(scenarios, probes))
-    # The aggregate holds; the categories moved in opposite directions.
-    assert _keys(comparison.regressions) == ["category.multi_hop.noise_total"]
-    assert _keys(comparison.improvements) == ["category.single_hop.noise_total"]
-    assert "probe.mb-one-001/p01.noise_total" in _keys(comparison.changes)
+    # The aggregate holds; the categories and the probe rows moved in opposite directions, and
+    # the row that rose is a regression all the same.
+    assert "aggregate.retrieval.noise_total" not in _keys(comparison.regressions)
+    assert _keys(comparison.regressions) == [
+        "category.multi_hop.noise_total",
+        "probe.mb-one-001/p02.noise_total",
+    ]
+    assert "probe.mb-one-001/p01.noise_total" in _keys(comparison.improvements)
+    assert not comparison.no_regression
+
+
+@pytest.mark.parametrize("field", ["needed_formed", "needed_recalled", "runs_completed"])
+def test_a_probe_row_falling_while_another_rises_is_a_regression(build: Any, field: str) -> None:
+    # Offsetting moves between two probes of one category leave every sum unchanged.
+    scenarios, probes = build.standard_rows()
+    probes.append(build.probe_row("mb-two-001", "p02", "abstention", **{field: 1}))
+    probes.append(build.probe_row("mb-two-001", "p03", "abstention", **{field: 0}))
+    baseline = _baseline(build.make_run(scenarios, probes))
+    probes[3] = _with_counts(probes[3], **{field: 0})
+    probes[4] = _with_counts(probes[4], **{field: 1})
+    comparison = compare_to_baseline(baseline, build.make_run(scenarios, probes))
+    assert not comparison.drift
+    assert _keys(comparison.regressions) == [f"probe.mb-two-001/p02.{field}"]
+    assert _keys(comparison.improvements) == [f"probe.mb-two-001/p03.{field}"]
+    assert not comparison.no_regression
+
+
+def test_a_scenario_row_falling_while_another_rises_is_a_regression(build: Any) -> None:
+    scenarios, probes = build.standard_rows()
+    scenarios[0] = build.scenario_row("mb-one-001", expected=3, supported=2, formed=2)
+    scenarios[1] = build.scenario_row("mb-two-001", expected=2, supported=2, formed=2)
+    baseline = _baseline(build.make_run(scenarios, probes))
+    scenarios[0] = build.scenario_row("mb-one-001", expected=3, supported=3, formed=3)
+    scenarios[1] = build.scenario_row("mb-two-001", expected=2, supported=1, formed=1)
+    comparison = compare_to_baseline(baseline, build.make_run(scenarios, probes))
+    assert "aggregate.formation.supported" not in _keys(comparison.regressions)
+    assert _keys(comparison.regressions) == ["scenario.mb-two-001.supported"]
+    assert "scenario.mb-one-001.supported" in _keys(comparison.improvements)
+    assert not comparison.no_regression
+
+
+def test_a_formed_label_traded_for_another_is_a_regression(build: Any) -> None:
+    scenarios, probes = build.standard_rows()
+    baseline = _baseline(build.make_run(scenarios, probes))
+    probes[1] = probes[1].model_copy(update={"formed_labels": ("boss", "wife")})
+    comparison = compare_to_baseline(baseline, build.make_run(scenarios, probes))
+    assert _keys(comparison.regressions) == ["probe.mb-one-001/p02.formed_label.job"]
+    assert _keys(comparison.improvements) == ["probe.mb-one-001/p02.formed_label.boss"]
+
+
+def test_a_probe_distance_bin_losing_a_formed_label_is_a_regression(build: Any) -> None:
+    scenarios, probes = build.standard_rows()
+    baseline = _baseline(build.make_run(scenarios, probes))
+    moved = build.probe_row("x", "p02", "multi_hop", bins=((1, 1, 0, 1), (2, 1, 1, 0)))
+    probes[1] = probes[1].model_copy(update={"by_distance": moved.by_distance})
+    comparison = compare_to_baseline(baseline, build.make_run(scenarios, probes))
+    assert "probe.mb-one-001/p02.distance_1.formed" in _keys(comparison.regressions)

@@ -1,5 +1,6 @@
-"""Gate 20: provider formation evidence is published only when at least 17 of the 21 labeled
-positive cases are fully supported and no negative case formed.
+"""Gate 20: provider formation evidence is published only when at least the eighty-per-cent
+floor of the case file's labeled positive cases is fully supported (17 of a 21-case file, 32
+of the checked-in 40) and no negative case formed.
 
 Every run here goes through the real HTTP path: ``OpenAICompatibleModel`` posting
 chat-completions requests to a server on 127.0.0.1 whose replies are scripted per case.
@@ -23,6 +24,7 @@ from memory_bench.provider_evidence import (
     load_provider_evidence,
     run_provider_formation,
 )
+from memory_bench.provider_floor import positive_coverage_floor
 from memory_cli.app import main
 from memory_core import FixedClock
 from memory_core.formation.provider import ProviderExtractor
@@ -373,6 +375,9 @@ def test_the_checked_in_case_file_uses_its_own_eighty_per_cent_floor(
     routed_server.route = fkit.script_for(full_case_document, positives, supported=supported)
     run = _run(default_case_path(Path(__file__)), make_model(), tmp_path / "evidence")
     assert run.minimum_fully_supported == (4 * positives + 4) // 5
+    floor = positive_coverage_floor()
+    assert (floor.positive_cases, floor.minimum_fully_supported) == (positives, 32)
+    assert f"of {positives} (need {floor.minimum_fully_supported})" in diagnostics(run)[1]
     assert run.passed is published
     assert (tmp_path / "evidence" / NAME).exists() is published
 

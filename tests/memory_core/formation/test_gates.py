@@ -1,4 +1,10 @@
-"""Foundational formation gates: never fabricate, never resurrect a rejection."""
+"""Foundational formation gates: never fabricate, never resurrect a rejection.
+
+The rejection property drives say, close, replay, remember (of any statement, and of what the
+user just said) and reject in generated orders, then offers every rejected text again on every
+path in every session, so a path that skips the recorded rejections (the remember tool, replay,
+an automatic close) resurrects a rejected statement within the example budget.
+"""
 
 from __future__ import annotations
 
@@ -134,6 +140,7 @@ OPS = st.lists(
         st.tuples(st.just("reject"), st.integers(0, 50), st.just(0)),
         st.tuples(st.just("replay"), st.integers(0, 2), st.just(0)),
         st.tuples(st.just("remember"), st.integers(0, 2), st.integers(0, len(FORMING) - 1)),
+        st.tuples(st.just("remember_said"), st.integers(0, 2), st.just(0)),
     ),
     min_size=1,
     max_size=25,
@@ -152,7 +159,9 @@ def test_a_rejected_statement_never_returns(
         harness.open(session, project="orbit" if index == 2 else None)
     scopes = ["general", "general", "project:orbit"]
     last_user_event: dict[int, str] = {}
+    last_said: dict[int, str] = {}
     rejected_keys: set[tuple[str, str, str]] = set()
+    rejected_sources: set[str] = set()
 
     def assert_no_resurrection() -> None:
         for belief in harness.live():
@@ -162,6 +171,7 @@ def test_a_rejected_statement_never_returns(
     for op, a, b in ops:
         if op == "say":
             last_user_event[a] = harness.say(sessions[a], FORMING[b]).event_id
+            last_said[a] = FORMING[b]
         elif op == "close":
             harness.service.run("session_close", scopes[a], sessions[a])
         elif op == "replay":
@@ -169,6 +179,11 @@ def test_a_rejected_statement_never_returns(
         elif op == "remember" and a in last_user_event:
             harness.service.remember(
                 FORMING[b], session_id=sessions[a], source_event_id=last_user_event[a]
+            )
+        elif op == "remember_said" and a in last_user_event:
+            # The user asks to remember what they just said: the remember tool's usual call.
+            harness.service.remember(
+                last_said[a], session_id=sessions[a], source_event_id=last_user_event[a]
             )
         elif op == "reject":
             candidates = harness.service.list_memories()
@@ -178,10 +193,25 @@ def test_a_rejected_statement_never_returns(
                 rejected_keys.add(
                     belief_key(target.belief_type.value, target.subject, target.statement)
                 )
+                for event_id in target.source_event_ids:
+                    source = harness.storage.events.get(harness.principal, event_id)
+                    assert source is not None
+                    rejected_sources.add(source.payload["text"])
         assert_no_resurrection()
 
+    # Every rejection is then offered again on every path, in every session: the user says
+    # the rejected text once more and asks to remember it, the session closes, and replay and
+    # a manual run re-consolidate from the first event.
+    for index, session in enumerate(sessions):
+        for text in sorted(rejected_sources):
+            said = harness.say(session, text)
+            harness.service.remember(text, session_id=session, source_event_id=said.event_id)
+            assert_no_resurrection()
+        harness.service.run("session_close", scopes[index], session)
+        assert_no_resurrection()
     for index, session in enumerate(sessions):
         harness.service.replay(session)
+        assert_no_resurrection()
         harness.service.run("manual", scopes[index], session)
     assert_no_resurrection()
     recorded = {

@@ -14,17 +14,19 @@ Comparison sorts every difference into exactly one of five lists:
     rows) differs. When anything drifted the other lists are left empty: counts of two
     different corpora are not better or worse than each other.
 ``regressions``
-    A higher-is-better count fell, a lower-is-better count rose (in the aggregate or in a
-    category's sums), a probe's ``needed_recalled`` fell or it lost a recalled label, or a
-    distance bin's ``formed`` or ``recalled`` fell.
+    A higher-is-better count fell or a lower-is-better count rose, in any compared row: the
+    aggregate, a category's sums, a scenario's formation row or a probe's row. Rows count one
+    by one, so a fall in one row is a regression even when another row rises by as much and
+    the sums hold. Also a probe that lost a recalled or a formed label, and a distance bin
+    (aggregate or per probe) whose ``formed`` or ``recalled`` fell.
 ``improvements``
     The mirror image; reported, never required.
 ``shifts``
     An attribution count (snapshot-only, in-turn-only, both) moved: where recall happened, not
     how much of it.
 ``changes``
-    Any other difference (a scenario row, a neutral count such as ``returned_*``); it is
-    neither better nor worse, but it still makes the baseline stale.
+    Any other difference (a neutral count such as ``returned_*`` or ``formed``); it is neither
+    better nor worse, but it still makes the baseline stale.
 
 ``no_regression`` holds when there is no drift and no regression; ``current`` holds only when
 all five lists are empty, i.e. the run equals the baseline exactly.
@@ -36,10 +38,13 @@ Errors::
         ├── BaselineExistsError   writing would replace an existing file (delete it first)
         ├── BaselineNotFoundError the file does not exist
         ├── BaselineFormatError   the file is unreadable, not JSON, or not a baseline
-        └── BaselineRefusedError  the run breaks a structural zero and is never recorded
+        ├── BaselineRefusedError  the run breaks a structural zero and is never recorded
+        └── BaselineDirtyTreeError the checkout differs from its commit and no reason was given
 
 :func:`record_baseline` is the one way a run becomes a baseline: it refuses a run whose
-structural zeros do not hold before anything is written.
+structural zeros do not hold, and a checkout whose tracked files differ from its commit
+unless the caller says why (the reason is recorded in the baseline as ``dirty_reason``),
+before anything is written.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ from memory_bench.metrics import (
     ProbeMetrics,
     ScenarioMetrics,
 )
+from memory_bench.source_tree import SourceTree
 from memory_core.clock import require_aware
 from memory_core.errors import UsageError
 
@@ -153,11 +159,31 @@ class BaselineRefusedError(BaselineError):
         self.failures = failures
 
 
+class BaselineDirtyTreeError(BaselineError):
+    """The checkout's tracked files differ from its commit (or it is no git checkout), so the
+    build reference would not name what was measured; commit first, or give a reason.
+
+    Attributes:
+        source: The checkout as git reported it.
+    """
+
+    def __init__(self, path: Path, source: SourceTree) -> None:
+        super().__init__(
+            path,
+            f"refusing to record a baseline from a dirty tree: {source.describe()}; commit "
+            "the change and record again, or pass --dirty-reason TEXT saying why this "
+            "recording cannot come from a clean commit (the reason is recorded)",
+        )
+        self.source = source
+
+
 class Baseline(BaseModel):
     """The recorded fixed point a deterministic run is compared against exactly.
 
     One row per probe without trace identifiers, one formation row per scenario, and the
-    aggregate; counts only, no ratio and no belief statement.
+    aggregate; counts only, no ratio and no belief statement. ``dirty_reason`` is set only for
+    a recording the caller excused from the clean-tree rule, and is absent from the file
+    otherwise.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -170,13 +196,21 @@ class Baseline(BaseModel):
     retrieval_policy: str = Field(min_length=1)
     extractor: str = Field(min_length=1)
     build_ref: str = Field(min_length=1)
+    dirty_reason: str | None = Field(default=None, min_length=1)
     recorded_at: AwareDatetime
     metrics: DeterministicMetrics
     scenarios: tuple[ScenarioMetrics, ...]
     probes: tuple[ProbeMetrics, ...]
 
     @classmethod
-    def from_run(cls, run: DeterministicRun, *, build_ref: str, recorded_at: datetime) -> Baseline:
+    def from_run(
+        cls,
+        run: DeterministicRun,
+        *,
+        build_ref: str,
+        recorded_at: datetime,
+        dirty_reason: str | None = None,
+    ) -> Baseline:
         """Record ``run`` as a baseline stamped with ``build_ref`` and ``recorded_at``."""
         return cls(
             benchmark_version=run.benchmark_version,
@@ -186,6 +220,7 @@ class Baseline(BaseModel):
             retrieval_policy=run.retrieval_policy,
             extractor=run.extractor,
             build_ref=build_ref,
+            dirty_reason=dirty_reason,
             recorded_at=require_aware(recorded_at, "recorded_at"),
             metrics=run.metrics,
             scenarios=run.scenarios,
@@ -193,8 +228,10 @@ class Baseline(BaseModel):
         )
 
     def to_json(self) -> str:
-        """The file text: indented JSON in field order, with a trailing newline."""
-        return self.model_dump_json(indent=2) + "\n"
+        """The file text: indented JSON in field order, with a trailing newline (without
+        ``dirty_reason`` when none was given)."""
+        exclude = {"dirty_reason"} if self.dirty_reason is None else None
+        return self.model_dump_json(indent=2, exclude=exclude) + "\n"
 
 
 class Difference(BaseModel):
@@ -259,20 +296,17 @@ class _Sorter:
             self.changes.append(Difference(key=key, baseline=old, current=new))
 
     def counts(
-        self,
-        prefix: str,
-        old: FormationCounts | ProbeCounts,
-        new: FormationCounts | ProbeCounts,
-        *,
-        directional: bool,
+        self, prefix: str, old: FormationCounts | ProbeCounts, new: FormationCounts | ProbeCounts
     ) -> None:
         for field in type(old).model_fields:
-            before, after = getattr(old, field), getattr(new, field)
-            key = f"{prefix}.{field}"
-            if directional or field in STRUCTURAL:
-                self.directional(key, field, before, after)
-            else:
-                self.neutral(key, before, after)
+            self.directional(f"{prefix}.{field}", field, getattr(old, field), getattr(new, field))
+
+    def labels(self, key: str, old: tuple[str, ...], new: tuple[str, ...]) -> None:
+        """A lost label is a regression and a gained one an improvement, whatever the counts."""
+        for label in sorted(set(old) - set(new)):
+            self.regressions.append(Difference(key=f"{key}.{label}", baseline=label, current=None))
+        for label in sorted(set(new) - set(old)):
+            self.improvements.append(Difference(key=f"{key}.{label}", baseline=None, current=label))
 
 
 _Row = TypeVar("_Row", CategoryMetrics, ScenarioMetrics)
@@ -323,7 +357,7 @@ def _compare_categories(
             )
             continue
         sorter.directional(f"{key}.probes", "probes", a.probes, b.probes)
-        sorter.counts(key, a.counts, b.counts, directional=True)
+        sorter.counts(key, a.counts, b.counts)
 
 
 def _compare_probes(
@@ -348,50 +382,10 @@ def _compare_probes(
                 Difference(key=f"{key}.category", baseline=a.category, current=b.category)
             )
             continue
-        for field in type(a.counts).model_fields:
-            old_value, new_value = getattr(a.counts, field), getattr(b.counts, field)
-            if field == "needed_recalled" or field in STRUCTURAL:
-                sorter.directional(f"{key}.{field}", field, old_value, new_value)
-            else:
-                sorter.neutral(f"{key}.{field}", old_value, new_value)
-        lost = sorted(set(a.recalled_labels) - set(b.recalled_labels))
-        gained = sorted(set(b.recalled_labels) - set(a.recalled_labels))
-        for label in lost:
-            sorter.regressions.append(
-                Difference(key=f"{key}.recalled_label.{label}", baseline=label, current=None)
-            )
-        for label in gained:
-            sorter.improvements.append(
-                Difference(key=f"{key}.recalled_label.{label}", baseline=None, current=label)
-            )
-        lost_formed = sorted(set(a.formed_labels) - set(b.formed_labels))
-        gained_formed = sorted(set(b.formed_labels) - set(a.formed_labels))
-        for label in lost_formed:
-            sorter.changes.append(
-                Difference(key=f"{key}.formed_label.{label}", baseline=label, current=None)
-            )
-        for label in gained_formed:
-            sorter.changes.append(
-                Difference(key=f"{key}.formed_label.{label}", baseline=None, current=label)
-            )
-        _compare_bins_neutral(sorter, key, a.by_distance, b.by_distance)
-
-
-def _compare_bins_neutral(
-    sorter: _Sorter, prefix: str, old: tuple[DistanceBin, ...], new: tuple[DistanceBin, ...]
-) -> None:
-    before = {item.distance: item for item in old}
-    after = {item.distance: item for item in new}
-    for distance in sorted(before.keys() | after.keys()):
-        a, b = before.get(distance), after.get(distance)
-        for field in ("needed", "formed", "recalled"):
-            old_value = None if a is None else getattr(a, field)
-            new_value = None if b is None else getattr(b, field)
-            key = f"{prefix}.distance_{distance}.{field}"
-            if field == "needed" and old_value != new_value:
-                sorter.drift.append(Difference(key=key, baseline=old_value, current=new_value))
-            else:
-                sorter.neutral(key, old_value, new_value)
+        sorter.counts(key, a.counts, b.counts)
+        sorter.labels(f"{key}.recalled_label", a.recalled_labels, b.recalled_labels)
+        sorter.labels(f"{key}.formed_label", a.formed_labels, b.formed_labels)
+        _compare_distance(sorter, key, a.by_distance, b.by_distance)
 
 
 def _compare_scenarios(
@@ -410,7 +404,7 @@ def _compare_scenarios(
                 )
             )
             continue
-        sorter.counts(key, a.formation, b.formation, directional=False)
+        sorter.counts(key, a.formation, b.formation)
 
 
 def compare_to_baseline(baseline: Baseline, run: DeterministicRun) -> BaselineComparison:
@@ -427,8 +421,8 @@ def compare_to_baseline(baseline: Baseline, run: DeterministicRun) -> BaselineCo
     a, b = baseline.metrics, run.metrics
     sorter.directional("aggregate.scenarios", "scenarios", a.scenarios, b.scenarios)
     sorter.directional("aggregate.probes", "probes", a.probes, b.probes)
-    sorter.counts("aggregate.formation", a.formation, b.formation, directional=True)
-    sorter.counts("aggregate.retrieval", a.retrieval, b.retrieval, directional=True)
+    sorter.counts("aggregate.formation", a.formation, b.formation)
+    sorter.counts("aggregate.retrieval", a.retrieval, b.retrieval)
     sorter.directional(
         "aggregate.max_distinct_prefixes_per_probe",
         "max_distinct_prefixes_per_probe",
@@ -476,31 +470,67 @@ def write_baseline(baseline: Baseline, path: Path) -> Path:
 
 
 def record_baseline(
-    run: DeterministicRun, path: Path, *, build_ref: str, recorded_at: datetime
+    run: DeterministicRun,
+    path: Path,
+    *,
+    source: SourceTree,
+    recorded_at: datetime,
+    build_ref: str | None = None,
+    dirty_reason: str | None = None,
 ) -> Path:
-    """Record ``run`` as the baseline at ``path``, refusing a run that breaks a structural zero.
+    """Record ``run`` as the baseline at ``path``, refusing a run that breaks a structural zero
+    and a dirty checkout the caller gave no reason for.
 
     Args:
         run: A deterministic run.
         path: Where the baseline is written (never over an existing file).
-        build_ref: The build reference the baseline names.
+        source: The checkout the run was built from (:func:`memory_bench.source_tree.
+            read_source_tree`, with ``path`` ignored).
         recorded_at: The recording instant (timezone-aware).
+        build_ref: The build reference the baseline names (default: ``source.build_ref``).
+        dirty_reason: Why a checkout that is not clean may be recorded all the same; recorded
+            in the baseline. Refused for a clean checkout, which needs no excuse.
 
     Returns:
         ``path``, written.
 
     Raises:
+        BaselineDirtyTreeError: ``source`` is not clean and no reason was given.
+        BaselineError: a reason was given for a clean checkout, or the file cannot be written.
         BaselineRefusedError: a structural zero does not hold (nothing is written).
         BaselineExistsError: ``path`` exists (or appeared while writing).
-        BaselineError: the file cannot be written.
     """
     path = Path(path)
+    reason = check_source_tree(path, source, dirty_reason)
     failures = run.metrics.structural_zero_failures()
     if failures:
         raise BaselineRefusedError(path, failures)
-    return write_baseline(
-        Baseline.from_run(run, build_ref=build_ref, recorded_at=recorded_at), path
+    baseline = Baseline.from_run(
+        run,
+        build_ref=build_ref or source.build_ref,
+        recorded_at=recorded_at,
+        dirty_reason=reason,
     )
+    return write_baseline(baseline, path)
+
+
+def check_source_tree(path: Path, source: SourceTree, dirty_reason: str | None) -> str | None:
+    """The reason to record (stripped), after refusing a dirty tree without one.
+
+    Raises:
+        BaselineDirtyTreeError: ``source`` is not clean and ``dirty_reason`` is blank.
+        BaselineError: ``dirty_reason`` is given for a clean checkout.
+    """
+    reason = (dirty_reason or "").strip() or None
+    if source.clean and reason is not None:
+        raise BaselineError(
+            path,
+            f"the checkout is clean at {source.build_ref}; drop --dirty-reason (it would "
+            "record an excuse for nothing)",
+        )
+    if not source.clean and reason is None:
+        raise BaselineDirtyTreeError(path, source)
+    return reason
 
 
 def load_baseline(path: Path) -> Baseline:
@@ -549,12 +579,14 @@ __all__ = [
     "STRUCTURAL",
     "Baseline",
     "BaselineComparison",
+    "BaselineDirtyTreeError",
     "BaselineError",
     "BaselineExistsError",
     "BaselineFormatError",
     "BaselineNotFoundError",
     "BaselineRefusedError",
     "Difference",
+    "check_source_tree",
     "compare_to_baseline",
     "load_baseline",
     "record_baseline",

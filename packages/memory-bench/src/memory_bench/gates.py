@@ -121,7 +121,7 @@ GATES: tuple[Gate, ...] = (
         20,
         "provider_positive_coverage_v2",
         "case",
-        "provider formation supports >= 17 of 21 positive cases",
+        "provider formation supports the 80% floor of the case file's positive cases",
         True,
     ),
 )

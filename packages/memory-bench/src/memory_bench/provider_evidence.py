@@ -12,7 +12,8 @@ instance, so its counters cover the run), scores it with the formation evaluatio
 The artifact, :class:`~memory_core.formation.selection.ProviderFormationEvidence` (defined in
 the core so that startup selection can re-validate it without this package), is published only
 when its own validator accepts it: at least the eighty-per-cent floor of the positive cases
-fully supported (17 of 21; gate.memory.provider_positive_coverage_v2), no negative case formed,
+fully supported (:func:`memory_bench.provider_floor.positive_coverage_floor`;
+gate.memory.provider_positive_coverage_v2), no negative case formed,
 and no model call lost to an error. It is written atomically under the name derived from the
 provider policy version and model, and never overwritten: an existing target is refused before
 any model call. A failing run returns its diagnostics and writes nothing.

@@ -4,7 +4,8 @@ the live arm that publishes evidence.
 ::
 
     agent eval memory-benchmark --deterministic-only
-        [--corpus PATH] [--baseline PATH] [--write-baseline PATH] [--build-ref REF]
+        [--corpus PATH] [--baseline PATH] [--write-baseline PATH [--dirty-reason TEXT]]
+        [--build-ref REF]
     agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
@@ -22,7 +23,11 @@ reports metrics only.
 runs (re-recording is an explicit delete, then a write), ``--baseline`` with it is a usage error
 (a recording is never compared against, or excused by, an older baseline), and a run whose
 structural zeros do not hold (a protected fragment formed or rendered, a currency violation, a
-false transfer, an abstention leak) is not recorded.
+false transfer, an abstention leak) is not recorded. So is a run from a dirty tree: when a
+tracked file of the working directory's git checkout differs from ``HEAD`` (the baseline path
+itself excepted, so ``git rm`` then ``--write-baseline`` is clean), or the directory is no git
+checkout, the recording is refused before anything runs unless ``--dirty-reason TEXT`` says
+why; the reason is recorded in the baseline beside the ``+dirty`` build reference.
 
 The live arm (``--no-deterministic-only``) runs only when ``RUN_LIVE_MODEL_TESTS=1`` (otherwise it
 prints a skip document and exits 0 without building a model). It asks every probe with and
@@ -51,7 +56,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -72,24 +76,9 @@ EXIT_FAIL = 1
 def resolve_build_ref(cwd: Path | None = None) -> str:
     """``git rev-parse HEAD`` of the working tree (``+dirty`` when tracked files changed), or
     ``unknown`` outside a git checkout."""
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        status = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return f"{head}+dirty" if status else head or "unknown"
+    from memory_bench.source_tree import read_source_tree
+
+    return read_source_tree(cwd).build_ref
 
 
 LIVE_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
@@ -106,6 +95,7 @@ LIVE_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
 DETERMINISTIC_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
     ("baseline", "--baseline"),
     ("write_baseline", "--write-baseline"),
+    ("dirty_reason", "--dirty-reason"),
 )
 """Options only the deterministic arm reads (refused with --no-deterministic-only)."""
 
@@ -138,6 +128,7 @@ def _run(args: argparse.Namespace) -> int:
     from memory_bench.baseline import (
         BaselineExistsError,
         BaselineRefusedError,
+        check_source_tree,
         compare_to_baseline,
         load_baseline,
         record_baseline,
@@ -146,7 +137,13 @@ def _run(args: argparse.Namespace) -> int:
     from memory_bench.driver import run_deterministic_benchmark
     from memory_bench.metrics import display_ratios
     from memory_bench.report import render_report
+    from memory_bench.source_tree import SourceTree, read_source_tree
 
+    if args.dirty_reason is not None and args.write_baseline is None:
+        raise UsageError(
+            "--dirty-reason explains a --write-baseline recorded from a dirty tree; pass it "
+            "with --write-baseline PATH"
+        )
     default_corpus = args.corpus is None
     corpus_path: Path = CORPUS_V1_RELATIVE_PATH if default_corpus else args.corpus
     if default_corpus and not corpus_path.is_file():
@@ -161,6 +158,7 @@ def _run(args: argparse.Namespace) -> int:
             "one; pass one of them (re-recording is an explicit removal of the old file, then "
             "--write-baseline alone)"
         )
+    source: SourceTree | None = None
     if write_path is not None:
         try:
             prepare_output(write_path)
@@ -170,6 +168,9 @@ def _run(args: argparse.Namespace) -> int:
                 "a baseline already exists here and is never overwritten; re-recording is an "
                 "explicit removal (git rm or rm) followed by a fresh --write-baseline",
             ) from exc
+        # Refused before the run, and checked again by record_baseline.
+        source = read_source_tree(ignore=(write_path,))
+        check_source_tree(write_path, source, args.dirty_reason)
     baseline_path: Path | None = args.baseline
     if baseline_path is None and default_corpus and write_path is None:
         baseline_path = DEFAULT_BASELINE
@@ -185,14 +186,16 @@ def _run(args: argparse.Namespace) -> int:
     zero_failures = list(run.metrics.structural_zero_failures())
     written: str | None = None
     refused: str | None = None
-    if write_path is not None:
+    if write_path is not None and source is not None:
         try:
             written = str(
                 record_baseline(
                     run,
                     write_path,
-                    build_ref=args.build_ref or resolve_build_ref(),
+                    source=source,
                     recorded_at=datetime.now(UTC),
+                    build_ref=args.build_ref,
+                    dirty_reason=args.dirty_reason,
                 )
             )
         except BaselineRefusedError as exc:
@@ -220,8 +223,12 @@ def _run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     console.print(render_report(run, comparison))
     if written is not None:
+        excuse = "" if args.dirty_reason is None else f" from a dirty tree ({args.dirty_reason})"
         console.print(
-            f"baseline recorded at {written}", markup=False, highlight=False, soft_wrap=True
+            f"baseline recorded at {written}{excuse}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
         )
     if refused is not None:
         console.print(
@@ -349,6 +356,15 @@ def register(groups: dict[str, Any]) -> None:
         default=None,
         metavar="PATH",
         help="record this run as a new baseline at PATH (an existing file is refused)",
+    )
+    parser.add_argument(
+        "--dirty-reason",
+        default=None,
+        metavar="TEXT",
+        help=(
+            "with --write-baseline: record from a checkout whose tracked files differ from "
+            "HEAD (refused otherwise), and record TEXT as the reason"
+        ),
     )
     parser.add_argument(
         "--build-ref",

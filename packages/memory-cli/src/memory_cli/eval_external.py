@@ -81,6 +81,7 @@ REFUSED_WITH_EXTERNAL: tuple[tuple[str, str], ...] = (
     ("corpus", "--corpus"),
     ("baseline", "--baseline"),
     ("write_baseline", "--write-baseline"),
+    ("dirty_reason", "--dirty-reason"),
     ("build_ref", "--build-ref"),
     ("model", "--model"),
     ("base_url", "--base-url"),

@@ -391,6 +391,11 @@ def _category_problem(
         case "update" | "correction":
             return _update_problem(probe, needed, resolved, labels)
         case "preference":
+            if not needed:
+                return (
+                    "a preference probe needs at least one belief, and every belief it needs "
+                    "is a preference"
+                )
             for belief in resolved:
                 if belief.belief_type != "preference":
                     return (
