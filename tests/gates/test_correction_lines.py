@@ -22,12 +22,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_core import InMemoryStorage, Storage
+from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.profiles import Budget
 from memory_core.runtime.context import ContextBuilder, ContextOverflowError, ContextPlan
 from memory_core.runtime.model import Message
 
 GATE = pytest.mark.gate("gate.memory.correction_lines")
-HEADER = "Memory (retrieval@1, corrections):"
+HEADER = f"Memory ({RETRIEVAL_POLICY}, corrections):"
 OUTPUT_RESERVE = 1024  # the default policy profile's max_output_tokens
 
 
@@ -119,8 +120,8 @@ def test_the_correction_survives_budget_pressure_that_drops_both_recall_blocks(
     (messages,) = calls_of(app, run)
     line = _correction(mid.portland.short_id, mid.seattle.short_id, "2026-03-02T10:00:00Z")
     assert f"{HEADER}\n{line}" in [m.content for m in messages]
-    assert not any(m.content.startswith("Memory (retrieval@1, in_turn)") for m in messages)
-    assert not any(m.content.startswith("Memory (retrieval@1, delta)") for m in messages)
+    assert not any(m.content.startswith(f"Memory ({RETRIEVAL_POLICY}, in_turn)") for m in messages)
+    assert not any(m.content.startswith(f"Memory ({RETRIEVAL_POLICY}, delta)") for m in messages)
     assert session_digests(app, [mid.remembered, run]) == {probe_run.prefix_digest}
 
 
@@ -148,7 +149,7 @@ def test_the_builder_never_yields_a_correction(
     budget: int, history: int, recall: list[int]
 ) -> None:
     builder = ContextBuilder(_plan(10_000), reserved_output_tokens=10_000 - budget)
-    snapshot = "Memory (retrieval@1, snapshot):\n[m:9e3779b1] fact / x: y."
+    snapshot = f"Memory ({RETRIEVAL_POLICY}, snapshot):\n[m:9e3779b1] fact / x: y."
     turn = "Where do I live?"
     fixed = sum(
         builder.message_tokens(m)
@@ -159,7 +160,7 @@ def test_the_builder_never_yields_a_correction(
         )
     )
     history_messages = [Message(role="user", content="h " * 20) for _ in range(history)]
-    blocks = ["Memory (retrieval@1, in_turn):\n" + "r " * n for n in recall]
+    blocks = [f"Memory ({RETRIEVAL_POLICY}, in_turn):\n" + "r " * n for n in recall]
     if fixed > budget:
         # the correction alone overflowing is the fixed-body overflow, whatever else is there
         with pytest.raises(ContextOverflowError):

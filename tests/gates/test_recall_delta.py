@@ -24,6 +24,7 @@ from _support.session_changes import (
 )
 
 from memory_core import Storage
+from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.retrieval import render_line
 from memory_core.runtime.scripted import ScriptedTurn
 
@@ -61,7 +62,7 @@ def test_a_belief_remembered_mid_session_reaches_the_next_turn_through_the_delta
 
     (messages,) = calls_of(app, where)
     contents = [m.content for m in messages]
-    delta_block = f"Memory (retrieval@1, delta):\n{render_line(mid.window_seats)}"
+    delta_block = f"Memory ({RETRIEVAL_POLICY}, delta):\n{render_line(mid.window_seats)}"
     assert delta_block in contents
     assert contents.index(delta_block) == len(contents) - 2  # last block before the user turn
     assert contents[-1] == "Where do I live?"
@@ -108,7 +109,9 @@ def test_an_expired_snapshot_trace_yields_neither_delta_nor_corrections(
     assert recalled(app, run, "delta") == []
     assert planned(app, run)["corrections"] == []
     (messages,) = calls_of(app, run)
-    assert not any(m.content.startswith("Memory (retrieval@1, corrections)") for m in messages)
+    assert not any(
+        m.content.startswith(f"Memory ({RETRIEVAL_POLICY}, corrections)") for m in messages
+    )
 
 
 @GATE

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from memory_core import InMemoryStorage, Principal
 from memory_core.domain import Belief, BeliefStatus, BeliefType
 from memory_core.errors import UsageError
+from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.profiles import Budget
 from memory_core.retrieval import MemoryRetriever, RecallRequest, render_correction
 from memory_core.retrieval.lifecycle import delta_allowance, format_instant
@@ -109,7 +110,7 @@ def test_corrections_select_members_changed_past_the_watermark(world: World) -> 
         render_correction(memories.get(ALICE, i))  # type: ignore[arg-type]
         for i in found.belief_ids
     ]
-    assert found.block.splitlines()[0] == "Memory (retrieval@1, corrections):"
+    assert found.block.splitlines()[0] == f"Memory ({RETRIEVAL_POLICY}, corrections):"
     # a watermark past the changes reports nothing; another principal reads no trace
     head = memories.head_position(ALICE)
     assert retriever.corrections(snapshot_id, head, principal=ALICE).lines == ()
