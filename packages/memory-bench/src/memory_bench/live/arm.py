@@ -81,7 +81,6 @@ from memory_bench.driver import (
 )
 from memory_bench.live.answers import score_answer
 from memory_bench.live.ceiling import (
-    PRICING_UNAVAILABLE,
     CostCeiling,
     PricingUnavailableError,
     require_bounded_run_cost,
@@ -407,6 +406,14 @@ class _Attempt:
     def cost_usd(self) -> float:
         return sum(call.cost_usd for call in self.calls)
 
+    @property
+    def cost_known(self) -> bool:
+        return all(call.cost_known for call in self.calls)
+
+    @property
+    def usage_reported(self) -> bool:
+        return all(call.usage_reported for call in self.calls)
+
 
 @dataclass(frozen=True, kw_only=True)
 class _ArmResult:
@@ -565,7 +572,12 @@ def _ask_arm(
         raise _CeilingRefused
     first = _attempt(meter, lambda: ask(False))
     ledger.observe(first)
-    ledger.ceiling.record(first.cost_usd, completed=first.completed)
+    ledger.ceiling.record(
+        first.cost_usd,
+        completed=first.completed,
+        cost_known=first.cost_known,
+        usage_reported=first.usage_reported,
+    )
     attempts = [first]
     if not first.completed and first.status not in RUNTIME_DECIDED:
         if not ledger.ceiling.admit():
@@ -574,7 +586,12 @@ def _ask_arm(
         ledger.retried_runs += 1
         second = _attempt(meter, lambda: ask(True))
         ledger.observe(second)
-        ledger.ceiling.record(second.cost_usd, completed=second.completed)
+        ledger.ceiling.record(
+            second.cost_usd,
+            completed=second.completed,
+            cost_known=second.cost_known,
+            usage_reported=second.usage_reported,
+        )
         attempts.append(second)
     result = _ArmResult(final=attempts[-1], attempts=tuple(attempts))
     if not result.final.completed:
@@ -817,9 +834,9 @@ def run_live_benchmark(
                 with_arm.close()
     except _CeilingRefused:
         stopped_by = "cost_ceiling"
-    except PricingUnavailableError:
+    except PricingUnavailableError as exc:
         stopped_by = "pricing_unavailable"
-        error = PRICING_UNAVAILABLE
+        error = str(exc)
     finally:
         meter.close()
 
