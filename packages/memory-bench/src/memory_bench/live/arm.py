@@ -790,7 +790,7 @@ def run_live_benchmark(
                 **header,
                 "outcome": "failed",
                 "stopped_by": "provider_evidence",
-                "error": str(vouched),
+                "error": vouched.remedy,  # the live arm always requires evidence: no fallback
                 "failed_conditions": [
                     f"{PROVIDER_EVIDENCE_CONDITION}: {vouched.audit.reason.value} "
                     f"(gate 20 precedes any live evidence)"
