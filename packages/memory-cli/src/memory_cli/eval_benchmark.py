@@ -425,7 +425,7 @@ def register(groups: dict[str, Any]) -> None:
         "--timeout",
         type=float,
         default=None,
-        help="seconds per model request (default 60)",
+        help="seconds to wait for a reply (per read; default 60); a read timeout is not re-sent",
     )
     live.add_argument(
         "--max-retries",
