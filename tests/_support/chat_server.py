@@ -13,6 +13,14 @@ the queue is empty, so a test can still inject scripted failures ahead of a cont
 
     server = ChatServer(responder=lambda payload: reply_text(answer_from(payload["messages"])))
     server.enqueue(reply_error(429))        # the first request fails, later ones are answered
+
+A request with ``"stream": true`` gets its 200 reply as server-sent events, the way
+llama-server and OpenAI stream: a role delta, the content a word per chunk (tool calls as a
+name chunk and argument fragments), the finish reason, then, only when the request asked for
+``stream_options.include_usage`` and the reply carries usage, a usage-only chunk, and
+``data: [DONE]``. ``Reply.chunk_delay_seconds`` paces the chunks, so a generation can outlast a
+client's read timeout while every gap between chunks stays inside it; the same reply asked for
+without streaming arrives whole after the sum of those gaps.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ class Reply:
     body: Any = None
     raw: str | None = None
     delay_seconds: float = 0.0
+    chunk_delay_seconds: float = 0.0
 
 
 def reply_text(
@@ -43,23 +52,27 @@ def reply_text(
     prompt_tokens: int = 100,
     completion_tokens: int = 10,
     model: str = "gpt-4o-mini",
+    finish_reason: str = "stop",
+    usage: bool = True,
+    chunk_delay_seconds: float = 0.0,
 ) -> Reply:
-    """A successful reply carrying final text."""
-    return Reply(
-        body={
-            "id": "chatcmpl-test",
-            "object": "chat.completion",
-            "model": model,
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens},
-        }
-    )
+    """A successful reply carrying final text (``usage=False`` leaves the usage object out, as
+    some servers do; ``finish_reason="length"`` is a reply cut at ``max_tokens``)."""
+    body: dict[str, Any] = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": finish_reason,
+            }
+        ],
+    }
+    if usage:
+        body["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}
+    return Reply(body=body, chunk_delay_seconds=chunk_delay_seconds)
 
 
 def reply_tool_call(
@@ -100,6 +113,36 @@ def reply_tool_call(
 def reply_error(status: int, message: str = "scripted failure") -> Reply:
     """An HTTP error reply with an OpenAI-style error body."""
     return Reply(status=status, body={"error": {"message": message, "type": "test"}})
+
+
+def sse_events(body: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The chunks a streaming server sends for the non-streamed reply ``body``."""
+    choice = body["choices"][0]
+    message = choice.get("message") or {}
+    base = {"id": body.get("id", "chatcmpl-test"), "object": "chat.completion.chunk"}
+    base["model"] = body.get("model", "")
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    content = message.get("content")
+    if content:
+        words = content.split(" ")
+        events += [chunk({"content": w if i == 0 else " " + w}) for i, w in enumerate(words)]
+    for index, call in enumerate(message.get("tool_calls") or ()):
+        arguments = call["function"].get("arguments") or ""
+        half = len(arguments) // 2
+        head = {"index": index, "id": call["id"], "type": "function"}
+        head["function"] = {"name": call["function"]["name"], "arguments": arguments[:half]}
+        events.append(chunk({"tool_calls": [head]}))
+        tail = {"index": index, "function": {"arguments": arguments[half:]}}
+        events.append(chunk({"tool_calls": [tail]}))
+    events.append(chunk({}, choice.get("finish_reason")))
+    wants_usage = bool((payload.get("stream_options") or {}).get("include_usage"))
+    if wants_usage and "usage" in body:
+        events.append({**base, "choices": [], "usage": body["usage"]})
+    return events
 
 
 def reply_stall(seconds: float) -> Reply:
@@ -163,6 +206,13 @@ class ChatServer:
                 reply = owner._answer(payload)
                 if reply.delay_seconds:
                     time.sleep(reply.delay_seconds)
+                streamable = reply.status == 200 and isinstance(reply.body, dict)
+                if payload.get("stream") and streamable and reply.raw is None:
+                    self._stream(reply, payload)
+                    return
+                if reply.chunk_delay_seconds and streamable:
+                    # a non-streamed reply arrives once the whole generation is done
+                    time.sleep(reply.chunk_delay_seconds * len(sse_events(reply.body, payload)))
                 data = (reply.raw if reply.raw is not None else json.dumps(reply.body)).encode()
                 try:
                     self.send_response(reply.status)
@@ -170,6 +220,21 @@ class ChatServer:
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    return
+
+            def _stream(self, reply: Reply, payload: dict[str, Any]) -> None:
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    for event in sse_events(reply.body, payload):
+                        if reply.chunk_delay_seconds:
+                            time.sleep(reply.chunk_delay_seconds)
+                        self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                        self.wfile.flush()
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     return
 

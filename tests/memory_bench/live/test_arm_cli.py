@@ -102,7 +102,9 @@ def test_the_command_runs_corpus_v1_and_publishes_one_artifact(
     assert evidence.counts.recoverable_correct >= evidence.counts.minimum_recoverable_correct
     assert evidence.counts.without_memory_correct == evidence.counts.abstain_expected
     assert evidence.counts.protected_leaks_in_answers == 0
-    assert err.startswith("live arm: PASSED")
+    progress = [line for line in err.splitlines() if line.startswith("probe ")]
+    assert len(progress) == 2 * len(full_live.probes)  # one line per probe arm, as it goes
+    assert err.split("\n", len(progress))[-1].startswith("live arm: PASSED")
     assert f"evidence written to {output}" in err
 
 

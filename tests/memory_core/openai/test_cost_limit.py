@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _support.chat_server import ChatServer, reply_text
@@ -18,7 +19,7 @@ from memory_core.runtime.run import RunStatus
 from memory_core.runtime.scripted import FakeModelScript, ScriptedModel, ScriptedTurn
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-EXPENSIVE = {"prompt_tokens": 900_000, "completion_tokens": 900_000}
+EXPENSIVE: dict[str, Any] = {"prompt_tokens": 900_000, "completion_tokens": 900_000}
 
 
 def _model(server: ChatServer, prices: PriceCatalog) -> OpenAICompatibleModel:

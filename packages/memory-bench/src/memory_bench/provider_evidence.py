@@ -62,9 +62,13 @@ class ProviderCountsModel(_Frozen):
     transient_errors: int
     permanent_errors: int
     rejections: dict[str, int]
+    candidates_dropped: int
+    dropped: dict[str, int]
+    statements_rewritten: int
     input_tokens: int
     output_tokens: int
     cost_usd: float
+    cost_known: bool
 
     @classmethod
     def of(cls, counters: ProviderCounters) -> ProviderCountsModel:
@@ -80,9 +84,13 @@ class ProviderCountsModel(_Frozen):
             transient_errors=counters.transient_errors,
             permanent_errors=counters.permanent_errors,
             rejections=dict(counters.rejections),
+            candidates_dropped=counters.candidates_dropped,
+            dropped=dict(counters.dropped),
+            statements_rewritten=counters.statements_rewritten,
             input_tokens=counters.input_tokens,
             output_tokens=counters.output_tokens,
             cost_usd=counters.cost_usd,
+            cost_known=counters.cost_known,
         )
 
 
@@ -244,6 +252,11 @@ def run_provider_formation(
 def diagnostics(run: ProviderFormationRun) -> list[str]:
     """Human-readable lines explaining a run (what failed, which cases, what the model did)."""
     counters = run.counters
+    cost = (
+        f"USD {counters.cost_usd:.4f}"
+        if counters.cost_known
+        else f"USD unknown (estimate {counters.cost_usd:.4f}: unpriced model or no usage reported)"
+    )
     lines = [
         f"provider formation {run.provider_policy_version} with {run.provider} model "
         f"{run.model!r} on {run.case_file} (sha256 {run.case_file_sha256[:12]})",
@@ -254,7 +267,9 @@ def diagnostics(run: ProviderFormationRun) -> list[str]:
         f"malformed {counters.malformed_replies}, hostile {counters.hostile_replies}, "
         f"transient errors {counters.transient_errors}, other errors "
         f"{counters.permanent_errors}; tokens {counters.input_tokens} in / "
-        f"{counters.output_tokens} out, USD {counters.cost_usd:.4f}",
+        f"{counters.output_tokens} out, {cost}",
+        f"statements rewritten from the first person: {counters.statements_rewritten}; "
+        f"malformed candidates dropped from accepted replies: {counters.candidates_dropped}",
     ]
     if counters.rejections:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(counters.rejections.items()))

@@ -9,6 +9,8 @@ the live arm that publishes evidence.
     agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
+    agent eval memory-benchmark --no-deterministic-only --limit-scenarios N --build-ref SHA
+        [the live options]                 (a smoke run: never publishes evidence)
     agent eval memory-benchmark --external longmemeval|locomo|halumem --path FILE --output PATH
         [--sample N --seed S] [--principal-speaker a|b]        (see memory_cli.eval_external)
 
@@ -45,7 +47,10 @@ anything is spent. ``--policy-profile`` names the runtime policy (a shipped name
 default: the deterministic arm's probe policy) and ``--model-policy`` a YAML file replacing its
 ``model`` section (e.g. ``max_output_tokens: 512`` for a small local context window). The result
 document is printed on stdout; the one-line summary, one line per incomplete run and each
-failed condition on stderr.
+failed condition on stderr, after one progress line per probe arm as the run goes.
+``--limit-scenarios N`` makes it a smoke run over the first N scenarios that never publishes
+evidence (``outcome: smoke``; ``--output`` is refused); it exits 0 when every probe arm it
+asked was answered, 1 otherwise.
 
 Exit status: 0 on a pass or a clean live skip, 1 on drift, a regression, a refused recording or
 a live failure, 2 on a usage error (including an ``--output``, which the deterministic arm
@@ -89,6 +94,7 @@ LIVE_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
     ("prices", "--prices"),
     ("timeout", "--timeout"),
     ("max_retries", "--max-retries"),
+    ("limit_scenarios", "--limit-scenarios"),
 )
 """Options only the live arm reads (refused with --deterministic-only rather than ignored)."""
 
@@ -246,7 +252,12 @@ def _run_live(args: argparse.Namespace) -> int:
             f"{', '.join(given)} belong to the deterministic arm; the live arm publishes "
             "evidence with --output instead"
         )
-    if args.output is None:
+    smoke = args.limit_scenarios is not None
+    if smoke and args.output is not None:
+        raise UsageError(
+            "--limit-scenarios runs a smoke test that never publishes evidence; drop --output"
+        )
+    if args.output is None and not smoke:
         raise UsageError(
             "--output PATH is required for the live arm: the evidence file it publishes "
             "(an existing file is refused, never overwritten)"
@@ -305,10 +316,15 @@ def _run_live(args: argparse.Namespace) -> int:
         build_ref=args.build_ref,
         model_factory=model_factory,
         policy_profile=profile,
+        limit_scenarios=args.limit_scenarios,
+        progress=lambda line: console.print(line, markup=False),
     )
     print(result.model_dump_json(indent=2))
     for line in result.diagnostics():
         console.print(line, markup=False)
+    if result.outcome == "smoke":
+        finished = result.stopped_by is None and not result.incomplete
+        return EXIT_PASS if finished else EXIT_FAIL
     return EXIT_PASS if result.passed else EXIT_FAIL
 
 
@@ -425,7 +441,7 @@ def register(groups: dict[str, Any]) -> None:
         "--timeout",
         type=float,
         default=None,
-        help="seconds per model request (default 60)",
+        help="seconds to wait for a reply (per read; default 60); a read timeout is not re-sent",
     )
     live.add_argument(
         "--max-retries",
@@ -434,6 +450,17 @@ def register(groups: dict[str, Any]) -> None:
         help=(
             "adapter retries of a transient failure (429, 5xx, timeout) within one call "
             "(default 2); a run still failing is asked once more by the harness"
+        ),
+    )
+    live.add_argument(
+        "--limit-scenarios",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            "smoke run: only the first N scenarios, every check a full run makes, progress "
+            "on stderr; NEVER publishes evidence (--output is refused); exit 0 when every "
+            "probe arm was answered"
         ),
     )
     add_external_arguments(parser)

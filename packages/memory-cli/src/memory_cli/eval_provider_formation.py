@@ -1,8 +1,13 @@
 """``agent eval memory-formation --provider ...``: provider formation evidence.
 
-``agent eval memory-formation --provider openai-compatible --model M [--base-url URL]
---output PATH`` scores provider formation (formation@6) on the case file and publishes the
-evidence artifact only when gate 20 holds. The run's JSON goes to stdout, diagnostics to
+``agent eval memory-formation --provider openai-compatible --model NAME [--base-url URL]
+[--prices PATH] [--max-tokens N] [--stream] [--structured-output MODE] --output PATH`` scores
+provider formation (the current provider formation policy) on the case file and publishes the
+evidence artifact only when gate 20 holds. Every request carries ``max_tokens`` (default
+1024, room for the largest reply the schema allows); ``--prices`` merges an operator price
+catalog over the shipped one (a local model is priced explicitly, e.g. at a nominal price), and
+the cost is reported as unknown, never as zero, when the model is unpriced or the server
+reported no usage. The run's JSON goes to stdout, diagnostics to
 stderr. Exit 0 when the run passed (and published, with ``--output``), 1 when it did not
 (nothing written), 2 for usage errors, including an existing ``--output`` target, which is
 refused before any model call.
@@ -19,6 +24,8 @@ from rich.console import Console
 from memory_core.errors import UsageError
 
 PROVIDERS = ("openai-compatible",)
+DEFAULT_MAX_TOKENS = 1024
+DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 
 
 def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +56,43 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     group.add_argument(
-        "--timeout", type=float, default=60.0, help="seconds per model request (default 60)"
+        "--prices",
+        type=Path,
+        default=None,
+        help="price catalog YAML merged over the shipped one (default: MEMORY_MODEL_PRICES)",
+    )
+    group.add_argument(
+        "--max-tokens",
+        type=int,
+        default=DEFAULT_MAX_TOKENS,
+        help=f"max_tokens of every request (default {DEFAULT_MAX_TOKENS})",
+    )
+    group.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds to wait for a reply, or with --stream between two chunks (default 60)",
+    )
+    group.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=DEFAULT_CONNECT_TIMEOUT_SECONDS,
+        help=f"seconds to connect (default {DEFAULT_CONNECT_TIMEOUT_SECONDS:g})",
+    )
+    group.add_argument(
+        "--stream",
+        action="store_true",
+        default=None,
+        help="stream replies (default: MEMORY_MODEL_STREAM); keeps a long generation alive",
+    )
+    group.add_argument(
+        "--structured-output",
+        choices=("auto", "json_schema", "json_object", "off"),
+        default=None,
+        help=(
+            "response_format sent: a JSON schema, JSON mode, or none; auto (default) falls "
+            "back from the schema to JSON mode to none when the server refuses it"
+        ),
     )
     group.add_argument(
         "--max-retries",
@@ -62,7 +105,8 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
 def wants_provider(args: argparse.Namespace) -> bool:
     """True when any provider-evidence option was given."""
     return any(
-        getattr(args, name) is not None for name in ("provider", "output", "model", "base_url")
+        getattr(args, name) is not None
+        for name in ("provider", "output", "model", "base_url", "prices", "stream")
     )
 
 
@@ -72,18 +116,26 @@ def run_provider(args: argparse.Namespace) -> int:
     from memory_bench.provider_evidence import diagnostics, run_provider_formation
     from memory_core.clock import SystemClock
     from memory_core.runtime.openai_compat import OpenAICompatibleModel
+    from memory_core.runtime.pricing import PriceCatalog
 
     if args.provider is None:
         raise UsageError(
-            "--output, --model and --base-url belong to provider formation; add "
-            "--provider openai-compatible"
+            "--output, --model, --base-url, --prices and --stream belong to provider "
+            "formation; add --provider openai-compatible"
         )
+    if args.max_tokens < 1:
+        raise UsageError(f"--max-tokens must be >= 1, got {args.max_tokens}")
     loaded = load_formation_cases(args.cases if args.cases is not None else default_case_path())
     model = OpenAICompatibleModel(
         model=args.model,
         base_url=args.base_url,
         timeout_seconds=args.timeout,
+        connect_timeout_seconds=args.connect_timeout,
         max_retries=args.max_retries,
+        max_output_tokens=args.max_tokens,
+        prices=PriceCatalog.load(args.prices),
+        stream=args.stream,
+        structured_output=args.structured_output,
     )
     try:
         run = run_provider_formation(loaded, model=model, clock=SystemClock(), output=args.output)

@@ -51,12 +51,18 @@ false transfer).
 When every pass condition holds, the evidence model is built (it re-derives every threshold
 from its own counts) and written atomically to ``output``; ``output`` is refused before anything
 is spent if it exists, and a failing run writes nothing and returns its diagnostics.
+
+A ``progress`` callback receives one line per finished probe arm (status, verdict, seconds,
+cost, spent so far). A smoke run (``limit_scenarios=N``) asks only the first ``N`` scenarios,
+under every check a full run makes, and ends ``outcome="smoke"``: it takes no ``output`` and
+never publishes evidence, whatever its counts.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -83,7 +89,6 @@ from memory_bench.harness import (
 )
 from memory_bench.live.answers import score_answer
 from memory_bench.live.ceiling import (
-    PRICING_UNAVAILABLE,
     CostCeiling,
     PricingUnavailableError,
     require_bounded_run_cost,
@@ -139,7 +144,7 @@ PROVIDER_EVIDENCE_CONDITION = "provider_formation_evidence_current"
 
 ArmName = Literal["with_memory", "without_memory"]
 StoppedBy = Literal["cost_ceiling", "pricing_unavailable", "provider_evidence"]
-Outcome = Literal["passed", "failed", "skipped"]
+Outcome = Literal["passed", "failed", "skipped", "smoke"]
 
 ModelFactory = Callable[[], Model]
 """Builds the real model, called only once the arm is cleared to spend."""
@@ -326,6 +331,8 @@ class LiveBenchmarkResult(BaseModel):
         if self.outcome == "skipped":
             return f"live arm: skipped ({self.skip_reason})"
         parts = [f"live arm: {self.outcome.upper()}"]
+        if self.outcome == "smoke":
+            parts.append("a smoke run, never published as evidence")
         if self.stopped_by is not None:
             parts.append(f"stopped_by={self.stopped_by}")
         if self.thresholds is not None and self.counts is not None:
@@ -407,6 +414,14 @@ class _Attempt:
     @property
     def cost_usd(self) -> float:
         return sum(call.cost_usd for call in self.calls)
+
+    @property
+    def cost_known(self) -> bool:
+        return all(call.cost_known for call in self.calls)
+
+    @property
+    def usage_reported(self) -> bool:
+        return all(call.usage_reported for call in self.calls)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -559,7 +574,12 @@ def _ask_arm(
         raise _CeilingRefused
     first = _attempt(meter, lambda: ask(False))
     ledger.observe(first)
-    ledger.ceiling.record(first.cost_usd, completed=first.completed)
+    ledger.ceiling.record(
+        first.cost_usd,
+        completed=first.completed,
+        cost_known=first.cost_known,
+        usage_reported=first.usage_reported,
+    )
     attempts = [first]
     if not first.completed and first.status not in RUNTIME_DECIDED:
         if not ledger.ceiling.admit():
@@ -568,7 +588,12 @@ def _ask_arm(
         ledger.retried_runs += 1
         second = _attempt(meter, lambda: ask(True))
         ledger.observe(second)
-        ledger.ceiling.record(second.cost_usd, completed=second.completed)
+        ledger.ceiling.record(
+            second.cost_usd,
+            completed=second.completed,
+            cost_known=second.cost_known,
+            usage_reported=second.usage_reported,
+        )
         attempts.append(second)
     result = _ArmResult(final=attempts[-1], attempts=tuple(attempts))
     if not result.final.completed:
@@ -665,6 +690,37 @@ def _probe_row(
     )
 
 
+@dataclass
+class _Progress:
+    """One line per finished probe arm, for an operator watching a long run."""
+
+    emit: Callable[[str], None] | None
+    total: int
+    ceiling: CostCeiling
+    done: int = 0
+    where: str = ""
+    started: float = 0.0
+
+    def start(self, scenario_id: str, probe_id: str) -> None:
+        self.done += 1
+        self.where = f"{scenario_id}/{probe_id}"
+        self.started = time.monotonic()
+
+    def arm(self, name: ArmName, answer: ArmAnswer) -> None:
+        if self.emit is None:
+            return
+        verdict = "correct" if answer.correct else "abstained" if answer.abstained else "wrong"
+        if answer.run_status != RunStatus.COMPLETED.value:
+            verdict = "incomplete"
+        seconds = time.monotonic() - self.started
+        self.emit(
+            f"probe {self.done}/{self.total} {self.where} {name}: {answer.run_status}"
+            f"{' (retried)' if answer.retried else ''}, {verdict}, {seconds:.1f} s, "
+            f"USD {answer.cost_usd:.6f}; spent USD {self.ceiling.spent_usd:.4f}"
+        )
+        self.started = time.monotonic()
+
+
 def _single(values: set[str], fallback: str) -> str:
     return next(iter(values)) if len(values) == 1 else fallback
 
@@ -673,7 +729,7 @@ def run_live_benchmark(
     corpus: MemoryBenchmarkCorpus,
     digest: str,
     *,
-    output: Path,
+    output: Path | None,
     build_ref: str,
     model_factory: ModelFactory,
     policy_profile: PolicyProfile | None = None,
@@ -682,6 +738,8 @@ def run_live_benchmark(
     ceiling: CostCeiling | None = None,
     prices: PriceCatalog | None = None,
     evidence_dir: Path | None = None,
+    limit_scenarios: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> LiveBenchmarkResult:
     """Run the live arm over ``corpus`` and publish evidence to ``output`` if it passes.
 
@@ -701,12 +759,18 @@ def run_live_benchmark(
             (default: the model's own ``prices``, as ``OpenAICompatibleModel`` exposes them).
         evidence_dir: Where gate 20's provider formation evidence is looked up (default:
             ``default_evidence_dir()``, i.e. ``MEMORY_EVIDENCE_DIR`` or ``evidence/``).
+        limit_scenarios: A smoke run over the first ``limit_scenarios`` scenarios only: it
+            runs everything a full run does (gate 20, the ceiling, both arms) but never
+            publishes evidence (``output`` must be ``None``) and ends ``outcome="smoke"``.
+        progress: Called with one line per probe arm as it finishes (the CLI prints them on
+            stderr), so a long run shows where it is.
 
     Returns:
         The result document: ``skipped`` (nothing built, nothing sent), ``failed`` (nothing
         written; diagnostics, ``stopped_by`` when the ceiling, the pricing guard or missing
         provider formation evidence stopped it)
-        or ``passed`` (the evidence was written to ``output``).
+        or ``passed`` (the evidence was written to ``output``), or ``smoke`` for a smoke run
+        (nothing written, whatever its counts).
 
     Raises:
         ArtifactExistsError: ``output`` exists (raised before anything is spent).
@@ -715,13 +779,25 @@ def run_live_benchmark(
         RunCostAboveCeilingError: one run of the model under the policy could cost more than
             the per-run ceiling (raised after the model is built, before any request).
         UsageError: the digest or build reference is malformed, the corpus is empty, the
-            policy profile lets a run spend more than the per-run ceiling, or no price catalog
-            is known for the model.
+            policy profile lets a run spend more than the per-run ceiling, no price catalog
+            is known for the model, ``output`` is missing for a full run or given for a smoke
+            run, or ``limit_scenarios`` is below 1.
     """
     reason = live_skip_reason(environ)
     if reason is not None:
         return LiveBenchmarkResult(outcome="skipped", skip_reason=reason)
-    prepare_output(output)
+    smoke = limit_scenarios is not None
+    if limit_scenarios is not None and limit_scenarios < 1:
+        raise UsageError(f"limit_scenarios must be >= 1, got {limit_scenarios}")
+    if smoke and output is not None:
+        raise UsageError(
+            "a smoke run (limit_scenarios, --limit-scenarios) never publishes evidence; "
+            "drop the output path"
+        )
+    if output is None and not smoke:
+        raise UsageError("output is required for a live run: the evidence file it publishes")
+    if output is not None:
+        prepare_output(output)
     if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest):
         raise UsageError(
             f"corpus digest {digest!r} is not a lowercase hex sha256; pass the digest "
@@ -767,7 +843,7 @@ def run_live_benchmark(
                 **header,
                 "outcome": "failed",
                 "stopped_by": "provider_evidence",
-                "error": str(vouched),
+                "error": vouched.remedy,  # the live arm always requires evidence: no fallback
                 "failed_conditions": [
                     f"{PROVIDER_EVIDENCE_CONDITION}: {vouched.audit.reason.value} "
                     f"(gate 20 precedes any live evidence)"
@@ -777,8 +853,12 @@ def run_live_benchmark(
     evidence_file, evidence_sha256 = vouched
     header["provider_formation_evidence_file"] = evidence_file
     header["provider_formation_evidence_sha256"] = evidence_sha256
+    scenarios = corpus.scenarios[:limit_scenarios] if smoke else corpus.scenarios
+    report = _Progress(
+        emit=progress, total=sum(len(scenario.probes) for scenario in scenarios), ceiling=gauge
+    )
     try:
-        for scenario in corpus.scenarios:
+        for scenario in scenarios:
             timeline = scenario_timeline(scenario)
             with_arm = _WithMemoryArm(
                 scenario,
@@ -788,12 +868,14 @@ def run_live_benchmark(
             )
             try:
                 for index, probe in enumerate(scenario.probes):
+                    report.start(scenario.id, probe.id)
                     with_result = _ask_arm(
                         ledger,
                         meter,
                         _with_memory_ask(with_arm, index),
                         where=(scenario.id, probe.id, "with_memory"),
                     )
+                    report.arm("with_memory", _arm_answer(with_result, probe, scenario, corpus))
                     without_result = _ask_arm(
                         ledger,
                         meter,
@@ -806,14 +888,17 @@ def run_live_benchmark(
                         ),
                         where=(scenario.id, probe.id, "without_memory"),
                     )
+                    report.arm(
+                        "without_memory", _arm_answer(without_result, probe, scenario, corpus)
+                    )
                     rows.append(_probe_row(scenario, probe, corpus, with_result, without_result))
             finally:
                 with_arm.close()
     except _CeilingRefused:
         stopped_by = "cost_ceiling"
-    except PricingUnavailableError:
+    except PricingUnavailableError as exc:
         stopped_by = "pricing_unavailable"
-        error = PRICING_UNAVAILABLE
+        error = str(exc)
     finally:
         meter.close()
 
@@ -833,6 +918,12 @@ def run_live_benchmark(
     )
     if stopped_by is not None:
         problems.insert(0, f"stopped_by {stopped_by}: the corpus was not completed")
+    if smoke:
+        problems.insert(
+            0,
+            f"smoke run: the first {len(scenarios)} of {len(corpus.scenarios)} scenarios only; "
+            "a smoke run never publishes evidence",
+        )
     result = LiveBenchmarkResult.model_validate(
         {
             **header,
@@ -850,7 +941,9 @@ def run_live_benchmark(
             "rows": rows,
         }
     )
-    if problems:
+    if smoke:
+        return result.model_copy(update={"outcome": "smoke"})
+    if problems or output is None:
         return result
     try:
         evidence = MemoryBenchmarkEvidence(

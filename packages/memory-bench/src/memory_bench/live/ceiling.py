@@ -6,7 +6,10 @@ paid for. So before any request the live arm also bounds one run statically
 (:func:`worst_case_run_cost_usd`): every step sending a full context window and receiving the
 full output reservation, at the catalog's price. A model and policy whose bound exceeds the
 per-run ceiling are refused (:class:`RunCostAboveCeilingError`). A model the catalog does not
-price is left to the zero-price abort (:data:`PRICING_UNAVAILABLE`).
+price is left to the zero-price abort (:data:`PRICING_UNAVAILABLE`), which also fires on any
+run whose calls the catalog could not price. A run any of whose calls reported no token usage
+aborts the arm (:data:`COST_UNKNOWN`), whenever it happens: an unknown cost is never counted as
+free.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from memory_core.runtime.pricing import ModelPrice
 INVOCATION_CEILING_USD = 4.00
 PER_RUN_CEILING_USD = 0.05
 PRICING_UNAVAILABLE = "model pricing unavailable; ceiling unenforceable"
+COST_UNKNOWN = "model server reported no token usage; cost unknown; ceiling unenforceable"
 
 
 TOKENS_PER_PRICE_UNIT = 1_000_000
@@ -87,10 +91,11 @@ def require_bounded_run_cost(
 
 
 class PricingUnavailableError(MemoryCoreError):
-    """The first completed live run cost nothing: the ceiling cannot be enforced."""
+    """The first completed live run cost nothing, or a run's cost is unknown: the ceiling
+    cannot be enforced."""
 
-    def __init__(self) -> None:
-        super().__init__(PRICING_UNAVAILABLE)
+    def __init__(self, message: str = PRICING_UNAVAILABLE) -> None:
+        super().__init__(message)
 
 
 @dataclass
@@ -112,13 +117,32 @@ class CostCeiling:
         self.runs_admitted += 1
         return True
 
-    def record(self, cost_usd: float, *, completed: bool) -> None:
+    def record(
+        self,
+        cost_usd: float,
+        *,
+        completed: bool,
+        cost_known: bool = True,
+        usage_reported: bool = True,
+    ) -> None:
         """Add a run's cost (billed even when it failed).
 
+        Args:
+            cost_usd: What the run's calls cost (an estimate when ``cost_known`` is false).
+            completed: Whether the run completed.
+            cost_known: False when any call's cost was unknown.
+            usage_reported: False when any call's reply carried no token usage.
+
         Raises:
-            PricingUnavailableError: the first completed run reported zero cost.
+            PricingUnavailableError: a call reported no usage (:data:`COST_UNKNOWN`), a call was
+                not priced, or the first completed run reported zero cost
+                (:data:`PRICING_UNAVAILABLE`).
         """
         self.spent_usd += cost_usd
+        if not usage_reported:
+            raise PricingUnavailableError(COST_UNKNOWN)
+        if not cost_known:
+            raise PricingUnavailableError()
         if completed and not self._priced:
             if cost_usd <= 0:
                 raise PricingUnavailableError()

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
@@ -349,11 +350,17 @@ class ExtractorSelection:
 
 
 class ProviderEvidenceRequiredError(ConfigurationError):
-    """``required`` mode found no evidence vouching for the configured provider and model."""
+    """``required`` mode found no evidence vouching for the configured provider and model.
 
-    def __init__(self, audit: SelectionAudit, message: str) -> None:
-        super().__init__(message)
+    ``str(error)`` is the startup message (it names the ``auto`` fallback, which starts with the
+    deterministic extractor); ``remedy`` is the same message without that fallback, for callers
+    that always require evidence (the live arm), where ``auto`` cannot help.
+    """
+
+    def __init__(self, audit: SelectionAudit, message: str, *, fallback: str = "") -> None:
+        super().__init__(f"{message}{fallback}")
         self.audit = audit
+        self.remedy = message
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -468,17 +475,22 @@ def select_extractor(
         evidence_file=finding.evidence_file,
     )
     if mode is SelectionMode.REQUIRED:
-        wanted = (
-            provider_evidence_filename(provider_policy_version, model.model_name)
-            if model is not None
-            else f"{_version_prefix(provider_policy_version)}<model>.json"
-        )
+        if model is not None:
+            wanted = provider_evidence_filename(provider_policy_version, model.model_name)
+            named = f"--model {shlex.quote(model.model_name)}"
+        else:
+            wanted = f"{_version_prefix(provider_policy_version)}<model>.json"
+            named = "--model <the model name>"
         raise ProviderEvidenceRequiredError(
             audit,
             f"provider formation is required but {_EXPLANATIONS[finding.reason]} "
             f"({finding.reason.value}); publish {wanted} with `agent eval memory-formation "
-            f"--provider openai-compatible --model M --output {evidence_dir}` (nox -s evidence) "
-            f"or start with {SELECTION_MODE_ENV}=auto",
+            f"--provider openai-compatible {named} --base-url <its server> --output "
+            f"{shlex.quote(str(evidence_dir))}` (nox -s evidence)",
+            fallback=(
+                f", or start with {SELECTION_MODE_ENV}=auto to form memories with the "
+                "deterministic extractor instead"
+            ),
         )
     return ExtractorSelection(extractor=deterministic, audit=audit)
 

@@ -4,6 +4,7 @@ Errors::
 
     ModelError                 base (a MemoryCoreError)
     ├── TransientModelError    worth retrying: timeouts, 429, 5xx, connection resets
+    │   └── ReplyTimeoutError  the server took the request but no reply came in time
     ├── PermanentModelError    not worth retrying: 4xx other than 429, malformed replies
     └── ScriptExhaustedError   a scripted model ran out of turns with on_exhausted="error"
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from memory_core.errors import MemoryCoreError
@@ -55,13 +57,32 @@ class Usage:
     output_tokens: int = 0
 
 
+class FinishReason(StrEnum):
+    """Why the model stopped generating (the chat-completions ``finish_reason``)."""
+
+    STOP = "stop"
+    """The model ended its reply."""
+    TOOL_CALLS = "tool_calls"
+    """The model asked for tool calls."""
+    LENGTH = "length"
+    """The reply was cut at the output-token limit: it is incomplete (truncated)."""
+    CONTENT_FILTER = "content_filter"
+    """The provider withheld (part of) the reply."""
+    OTHER = "other"
+    """A reason this port does not know, or none reported."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class ModelResponse:
     """A model's reply: final text and/or tool calls, with usage and cost.
 
-    ``cost_known`` is false when the price catalog does not know the model, so ``cost_usd``
-    (then ``0.0``) says nothing about what the call cost; a free model (``ScriptedModel``, a
-    local model priced at zero) has a known cost of zero.
+    ``cost_known`` is false when the price catalog does not know the model or the server
+    reported no token usage: ``cost_usd`` is then at best an estimate (``usage`` estimated
+    from the text when ``usage_reported`` is false, ``0.0`` when there is no price) and must
+    never be taken as what the call cost. A free model (``ScriptedModel``, a local model
+    priced at zero) has a known cost of zero. ``truncated`` replies were cut at the
+    output-token limit and are incomplete. ``model`` is the configured model name (the one
+    priced and recorded); ``served_model`` is what the server said it ran, when it said.
     """
 
     text: str | None
@@ -71,6 +92,26 @@ class ModelResponse:
     cost_known: bool = True
     model: str = ""
     provider: str = ""
+    finish_reason: FinishReason = FinishReason.STOP
+    usage_reported: bool = True
+    served_model: str = ""
+
+    @property
+    def truncated(self) -> bool:
+        """True when the reply was cut at the output-token limit (``finish_reason`` length)."""
+        return self.finish_reason is FinishReason.LENGTH
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResponseFormat:
+    """A request for a JSON reply: ``schema`` (a JSON schema) named ``name``.
+
+    A :class:`StructuredOutputModel` sends it as a JSON-schema response format where the server
+    supports one, as JSON mode otherwise; the caller still validates the reply.
+    """
+
+    name: str
+    schema: Mapping[str, Any]
 
 
 class Model(Protocol):
@@ -108,6 +149,18 @@ class PricedModel(Protocol):
         ...
 
 
+@runtime_checkable
+class StructuredOutputModel(Protocol):
+    """A model that can be asked for a JSON reply (``OpenAICompatibleModel`` is one)."""
+
+    def complete_structured(
+        self, messages: Sequence[Message], response_format: ResponseFormat
+    ) -> ModelResponse:
+        """Like ``Model.complete`` without tools, constraining the reply to ``response_format``
+        as far as the server allows."""
+        ...
+
+
 class ModelError(MemoryCoreError):
     """A model call failed."""
 
@@ -119,6 +172,12 @@ class TransientModelError(ModelError):
         super().__init__(message)
         self.status = status
         self.body = body
+
+
+class ReplyTimeoutError(TransientModelError):
+    """The server accepted the request but the reply (or, streaming, its next chunk) did not
+    arrive within the read timeout. Transient, but a client does not re-send it at once: the
+    server may still be generating it, and a second request would queue behind the first."""
 
 
 class PermanentModelError(ModelError):

@@ -19,9 +19,14 @@
 
 Terminal statuses (``RunStatus``): ``completed``, ``budget_exhausted`` (tokens or cost),
 ``step_exhausted`` (still calling tools after ``max_steps``), ``context_overflow`` (the fixed
-context does not fit), ``permanent_model_error``, ``failed`` (anything else; ``error_class``
+context does not fit), ``permanent_model_error`` (also a reply cut at the output-token limit,
+``error_class`` ``TruncatedReply``), ``failed`` (anything else; ``error_class``
 names the exception type, never its message). Logged failures name the exception type only,
 too: an exception's message may quote what the user said.
+
+A call whose cost is unknown (``cost_known=False``: no price, or no usage reported) makes the
+run's cost unknown too (``Run.cost_known``), never free: under a finite ``max_cost_usd`` the run
+makes no further call after it (``budget_exhausted``, ``error_class`` ``CostUnknown``).
 """
 
 from __future__ import annotations
@@ -90,7 +95,7 @@ class Run:
         final_message: The model's final text when ``status`` is ``completed``, else ``None``.
         steps: Model calls made.
         usage: Tokens summed over the calls.
-        cost_usd: Cost summed over the calls.
+        cost_usd: Cost summed over the calls (an estimate when ``cost_known`` is false).
         error_class: The exception class behind a failed status, else ``None``.
         policy_profile: Name of the runtime policy profile.
         policy_version: Compiled version (digest) of the policy profile.
@@ -102,6 +107,7 @@ class Run:
         completed_at: When it ended.
         usage_feedback: What usage feedback recorded (citations, ambiguous ids), or ``None``
             when it did not run (no recorder, no final message, or it failed).
+        cost_known: False when any call's cost was unknown (no price or no usage reported).
     """
 
     run_id: str
@@ -122,6 +128,7 @@ class Run:
     started_at: datetime
     completed_at: datetime
     usage_feedback: UsageResult | None = None
+    cost_known: bool = True
 
     @property
     def completed(self) -> bool:
@@ -180,6 +187,7 @@ class _Progress:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    cost_known: bool = True
     prefix_digest: str | None = None
     final_message: str | None = None
     error_class: str | None = None
@@ -365,6 +373,7 @@ class RunService:
                     "output_tokens": usage.output_tokens,
                 },
                 "cost_usd": progress.cost_usd,
+                "cost_known": progress.cost_known,
                 "error_class": progress.error_class,
             },
         )
@@ -387,6 +396,7 @@ class RunService:
             trace_ids=trace_ids,
             started_at=started_at,
             completed_at=self._clock.now(),
+            cost_known=progress.cost_known,
         )
         if run.completed and run.final_message:
             run = replace(run, usage_feedback=self._record_usage(run, session))
@@ -448,6 +458,7 @@ class RunService:
             progress.input_tokens += response.usage.input_tokens
             progress.output_tokens += response.usage.output_tokens
             progress.cost_usd += response.cost_usd
+            progress.cost_known = progress.cost_known and response.cost_known
             self._append(
                 MODEL_CALLED,
                 session,
@@ -462,6 +473,8 @@ class RunService:
                         "output_tokens": response.usage.output_tokens,
                     },
                     "cost_usd": response.cost_usd,
+                    "cost_known": response.cost_known,
+                    "finish_reason": response.finish_reason.value,
                     "tool_calls": [call.name for call in response.tool_calls],
                     "context_tokens": built.total_tokens,
                     "recall_blocks_dropped": built.recall_blocks_dropped,
@@ -469,12 +482,18 @@ class RunService:
             )
             if progress.tokens > limits.max_tokens or progress.cost_usd > limits.max_cost_usd:
                 return RunStatus.BUDGET_EXHAUSTED
+            if response.truncated:
+                progress.error_class = "TruncatedReply"
+                return RunStatus.PERMANENT_MODEL_ERROR
             if not response.tool_calls:
                 if response.text is None:
                     progress.error_class = "EmptyModelReply"
                     return RunStatus.PERMANENT_MODEL_ERROR
                 progress.final_message = response.text
                 return RunStatus.COMPLETED
+            if not progress.cost_known and math.isfinite(limits.max_cost_usd):
+                progress.error_class = "CostUnknown"  # another call could cross the limit unseen
+                return RunStatus.BUDGET_EXHAUSTED
             exchange.append(
                 Message(
                     role="assistant", content=response.text or "", tool_calls=response.tool_calls
