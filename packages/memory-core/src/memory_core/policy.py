@@ -5,15 +5,13 @@ from __future__ import annotations
 DETERMINISTIC_FORMATION_POLICY = "formation@5"
 """Deterministic extraction and consolidation."""
 
-PROVIDER_FORMATION_POLICY = "formation@9"
+PROVIDER_FORMATION_POLICY = "formation@8"
 """Provider-assisted extraction (validated by the same hazard and provenance rules).
 
-``formation@6`` -> ``formation@9`` (issue 22): the candidate JSON schema sent as the
-``response_format``, a prompt showing the third-person form, first-person statements rewritten
-before the rules run, and a malformed candidate dropped instead of rejecting its reply.
-``formation@7`` and ``formation@8`` are the spec's reserved moves for established facts
-(deterministic and provider, issue 17); that change moves the provider version to the next
-unused number after this one rather than back to 8."""
+``formation@6`` -> ``formation@8``, the milestone's one move of this version (the spec's Phase 2
+list): the candidate JSON schema sent as the ``response_format``, a prompt showing the
+third-person form, first-person statements rewritten before the rules run, and a malformed
+candidate dropped instead of rejecting its reply."""
 
 RETRIEVAL_POLICY = "retrieval@2"
 """Ranking and rendering of recalled beliefs."""

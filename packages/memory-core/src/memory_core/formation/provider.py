@@ -1,4 +1,4 @@
-"""Provider-assisted extraction (``formation@9``): a model proposes, the formation rules decide.
+"""Provider-assisted extraction (``formation@8``): a model proposes, the formation rules decide.
 
 :class:`ProviderExtractor` implements the :class:`~memory_core.formation.extractor.Extractor`
 port over any :class:`~memory_core.runtime.model.Model`. For one hazard-screened user turn it
@@ -193,7 +193,7 @@ def formable_sentences(turn: Turn) -> tuple[str, ...]:
 
 
 class ProviderExtractor:
-    """Model-proposed candidates validated by the formation rules (``formation@9``)."""
+    """Model-proposed candidates validated by the formation rules (``formation@8``)."""
 
     def __init__(
         self,
@@ -225,7 +225,7 @@ class ProviderExtractor:
 
     @property
     def policy_version(self) -> str:
-        """The provider formation policy version (``formation@9``)."""
+        """The provider formation policy version (``formation@8``)."""
         return PROVIDER_FORMATION_POLICY
 
     @property
