@@ -7,7 +7,8 @@ import json
 import pytest
 
 from memory_bench.perf import BENCH_PRINCIPAL
-from memory_bench.perf_delta import DELTA_BENCHMARK_VERSION, main, run_delta_benchmark
+from memory_bench.perf_delta import DELTA_BENCHMARK_VERSION, run_delta_benchmark
+from memory_cli.app import main
 from memory_core import InMemoryStorage, Storage
 from memory_core.errors import UsageError
 
@@ -29,12 +30,12 @@ def test_a_small_run_reports_every_part_of_the_turn(storage: Storage) -> None:
     )
 
 
-def test_bad_counts_are_refused_and_the_script_prints_json(
+def test_bad_counts_are_refused_and_the_command_prints_json(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with pytest.raises(UsageError, match="beliefs > since"):
         run_delta_benchmark(InMemoryStorage(), storage_name="memory", beliefs=10, since=10)
-    assert main(["--beliefs", "200", "--queries", "2", "--since", "5"]) == 0
+    assert main(["bench", "delta", "--beliefs", "200", "--queries", "2", "--since", "5"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["storage"] == "memory"
     assert report["since_watermark"] == 5

@@ -17,18 +17,14 @@ Every call is the production path, trace writes included. The report gives each 
 summary and the ratios of mean latency to the base recall's; ``issued`` counts the questions
 whose base left an allowance, i.e. where ``recall_delta`` would have issued the delta at all.
 
-Run it as ``python -m memory_bench.perf_delta --storage memory --beliefs 100000`` (or
-``--storage postgres``, in a temporary schema of ``--url`` or ``MEMORY_DATABASE_URL``); the
-JSON report goes to stdout.
+Run it as ``agent bench delta --storage memory --beliefs 100000`` (or ``--storage postgres``,
+in a temporary schema of ``--url`` or ``MEMORY_DATABASE_URL``); the JSON report goes to stdout.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,8 +54,6 @@ from memory_core.runtime.context import load_context_plan
 
 DELTA_BENCHMARK_VERSION: Final = "recall-delta-cost@1"
 """Version of the procedure; a change makes figures incomparable."""
-
-DEFAULT_TEST_URL: Final = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 class DeltaBenchReport(BaseModel):
@@ -236,46 +230,4 @@ def run_delta_benchmark(
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m memory_bench.perf_delta``: print one report as JSON."""
-    parser = argparse.ArgumentParser(prog="python -m memory_bench.perf_delta")
-    parser.add_argument("--storage", choices=("memory", "postgres"), default="memory")
-    parser.add_argument("--beliefs", type=int, default=100_000)
-    parser.add_argument("--since", type=int, default=20)
-    parser.add_argument("--corrected", type=int, default=2)
-    parser.add_argument("--queries", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--url", default=None)
-    args = parser.parse_args(argv)
-    options = {
-        "beliefs": args.beliefs,
-        "since": args.since,
-        "corrected": args.corrected,
-        "queries": args.queries,
-        "seed": args.seed,
-    }
-    if args.storage == "memory":
-        from memory_core import InMemoryStorage
-
-        report = run_delta_benchmark(InMemoryStorage(), storage_name="memory", **options)
-    else:
-        from memory_store_pg import temporary_storage
-
-        url = args.url or os.environ.get("MEMORY_DATABASE_URL") or DEFAULT_TEST_URL
-        with temporary_storage(url) as pg:
-            report = run_delta_benchmark(
-                pg,
-                storage_name="postgres",
-                bulk_put=pg.memories.put_many,
-                after_load=pg.analyze,
-                **options,
-            )
-    sys.stdout.write(report.model_dump_json(indent=2) + "\n")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover - the script entry
-    raise SystemExit(main())
-
-
-__all__ = ["DELTA_BENCHMARK_VERSION", "DeltaBenchReport", "main", "run_delta_benchmark"]
+__all__ = ["DELTA_BENCHMARK_VERSION", "DeltaBenchReport", "run_delta_benchmark"]

@@ -72,7 +72,8 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
     try:
         value = int(text)
     except ValueError:
@@ -95,10 +96,10 @@ def register(groups: dict[str, Any]) -> None:
     )
     parser.add_argument("--storage", choices=("memory", "postgres"), default="memory")
     parser.add_argument(
-        "--beliefs", type=_positive, required=True, help="beliefs to load (any status)"
+        "--beliefs", type=positive_int, required=True, help="beliefs to load (any status)"
     )
     parser.add_argument(
-        "--queries", type=_positive, default=200, help="timed recalls per moment (default 200)"
+        "--queries", type=positive_int, default=200, help="timed recalls per moment (default 200)"
     )
     parser.add_argument(
         "--url",
@@ -116,4 +117,4 @@ def register(groups: dict[str, Any]) -> None:
     parser.set_defaults(handler=_run)
 
 
-__all__ = ["register"]
+__all__ = ["UNAVAILABLE_EXIT", "positive_int", "register"]
