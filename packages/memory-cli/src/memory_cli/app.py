@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.db",
     "memory_cli.memory_replay",
     "memory_cli.bench_recall",
+    "memory_cli.report",
 )
 """Modules whose ``register(groups)`` adds their subcommands."""
 

@@ -5,6 +5,7 @@ the live arm that publishes evidence.
 
     agent eval memory-benchmark --deterministic-only
         [--corpus PATH] [--baseline PATH] [--write-baseline PATH] [--build-ref REF]
+        [--report PATH.html]
     agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
@@ -42,6 +43,10 @@ default: the deterministic arm's probe policy) and ``--model-policy`` a YAML fil
 document is printed on stdout; the one-line summary, one line per incomplete run and each
 failed condition on stderr.
 
+``--report PATH.html`` (every arm, external runs included) also writes the run as one
+self-contained HTML page (:mod:`memory_bench.html_report`; ``agent report`` renders a saved
+result the same way); the path is refused before anything runs when it exists.
+
 Exit status: 0 on a pass or a clean live skip, 1 on drift, a regression, a refused recording or
 a live failure, 2 on a usage error (including an ``--output``, which the deterministic arm
 refuses: it publishes no evidence). The benchmark package is imported lazily, inside the handler.
@@ -60,6 +65,7 @@ from rich.console import Console
 from rich.text import Text
 
 from memory_cli.eval_external import add_external_arguments, run_if_external
+from memory_cli.report import prepare_report_path, write_run_report
 from memory_core.errors import UsageError
 
 DEFAULT_BASELINE = Path("corpus") / "memory-benchmark.baseline.json"
@@ -170,6 +176,7 @@ def _run(args: argparse.Namespace) -> int:
                 "a baseline already exists here and is never overwritten; re-recording is an "
                 "explicit removal (git rm or rm) followed by a fresh --write-baseline",
             ) from exc
+    report_path = prepare_report_path(args)
     baseline_path: Path | None = args.baseline
     if baseline_path is None and default_corpus and write_path is None:
         baseline_path = DEFAULT_BASELINE
@@ -229,6 +236,16 @@ def _run(args: argparse.Namespace) -> int:
             highlight=False,
             soft_wrap=True,
         )
+    if report_path is not None:
+        from memory_bench.html_report import deterministic_page
+
+        page = deterministic_page(
+            run,
+            comparison,
+            baseline_name=None if baseline_path is None else baseline_path.name,
+            structural_zero_failures=tuple(zero_failures),
+        )
+        write_run_report(page, report_path, console)
     return exit_status
 
 
@@ -250,6 +267,7 @@ def _run_live(args: argparse.Namespace) -> int:
         )
 
     from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
+    from memory_bench.html_report import live_page
     from memory_bench.live.arm import (
         LiveBenchmarkResult,
         live_policy_profile,
@@ -261,12 +279,14 @@ def _run_live(args: argparse.Namespace) -> int:
     from memory_core.runtime.openai_compat import OpenAICompatibleModel
     from memory_core.runtime.pricing import PriceCatalog
 
+    report_path = prepare_report_path(args)
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     reason = live_skip_reason()
     if reason is not None:
         skipped = LiveBenchmarkResult(outcome="skipped", skip_reason=reason)
         print(skipped.model_dump_json(indent=2))
         console.print(skipped.summary_line(), markup=False)
+        write_run_report(live_page(skipped), report_path, console)
         return EXIT_PASS
 
     corpus_path: Path = CORPUS_V1_RELATIVE_PATH if args.corpus is None else args.corpus
@@ -302,6 +322,7 @@ def _run_live(args: argparse.Namespace) -> int:
     print(result.model_dump_json(indent=2))
     for line in result.diagnostics():
         console.print(line, markup=False)
+    write_run_report(live_page(result), report_path, console)
     return EXIT_PASS if result.passed else EXIT_FAIL
 
 
@@ -418,6 +439,16 @@ def register(groups: dict[str, Any]) -> None:
         help=(
             "adapter retries of a transient failure (429, 5xx, timeout) within one call "
             "(default 2); a run still failing is asked once more by the harness"
+        ),
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="PATH.html",
+        help=(
+            "also write the run as one self-contained HTML page with its charts, provenance "
+            "and baseline comparison (any arm; an existing file is refused before the run)"
         ),
     )
     add_external_arguments(parser)
