@@ -70,6 +70,8 @@ class ChartLayout:
     height: float
     plot_x: float
     plot_width: float
+    maximum: float
+    """The value a bar the whole plot width long stands for."""
     plot_top: float
     plot_bottom: float
     bars: tuple[PlacedBar, ...]
@@ -189,6 +191,7 @@ def layout_chart(chart: BarChart) -> ChartLayout:
         height=plot_bottom + _AXIS,
         plot_x=_LABEL_COLUMN,
         plot_width=plot,
+        maximum=top,
         plot_top=plot_top,
         plot_bottom=plot_bottom,
         bars=tuple(bars),
