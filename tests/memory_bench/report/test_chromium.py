@@ -155,3 +155,10 @@ def test_the_check_sees_console_errors_and_blocked_loads(browser: Browser, tmp_p
     assert [e["type"] for e in load.console] == ["error"]
     assert len(load.exceptions) == 1
 
+
+def test_readme_shows_a_rendered_report() -> None:
+    data = README_PNG.read_bytes()
+    width, height = _png_size(data)
+    assert (width, height) == (WIDTH, README_HEIGHT)
+    assert len(data) < 300_000
+    assert "docs/benchmark-report.png" in (ROOT / "README.md").read_text(encoding="utf-8")
