@@ -57,6 +57,7 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -182,8 +183,12 @@ def _run(args: argparse.Namespace) -> int:
         baseline_path = DEFAULT_BASELINE
     baseline = load_baseline(baseline_path) if baseline_path is not None else None
 
+    from memory_bench.telemetry import record_deterministic_run
+
+    started = time.monotonic()
     corpus, digest = load_corpus(corpus_path)
     run = run_deterministic_benchmark(corpus, digest)
+    record_deterministic_run(run, wall_seconds=time.monotonic() - started)
     comparison = compare_to_baseline(baseline, run) if baseline is not None else None
 
     exit_status = EXIT_PASS
@@ -311,6 +316,9 @@ def _run_live(args: argparse.Namespace) -> int:
             max_output_tokens=profile.model.max_output_tokens,
         )
 
+    from memory_bench.telemetry import record_live_result
+
+    started = time.monotonic()
     result = run_live_benchmark(
         corpus,
         digest,
@@ -319,6 +327,7 @@ def _run_live(args: argparse.Namespace) -> int:
         model_factory=model_factory,
         policy_profile=profile,
     )
+    record_live_result(result, wall_seconds=time.monotonic() - started)
     print(result.model_dump_json(indent=2))
     for line in result.diagnostics():
         console.print(line, markup=False)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -306,6 +307,7 @@ def run_external_command(args: argparse.Namespace) -> int:
     prepare_output(output)
     report_path = prepare_report_path(args)
     console = Console(stderr=True, highlight=False, soft_wrap=True)
+    started = time.monotonic()
     source = _open(args)
     if console.is_terminal:
         with _ProgressBar(console, len(source.selected)) as bar:
@@ -313,6 +315,9 @@ def run_external_command(args: argparse.Namespace) -> int:
     else:
         run = run_external(source)
     metrics = ExternalMetrics.from_run(run)
+    from memory_bench_external.telemetry import record_external_metrics
+
+    record_external_metrics(metrics, wall_seconds=time.monotonic() - started)
     write_new_text(output, metrics.to_json())
     document: dict[str, Any] = {
         "arm": "external",
