@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.memory_replay",
     "memory_cli.bench_recall",
     "memory_cli.bench_delta",
+    "memory_cli.report",
 )
 """Modules whose ``register(groups)`` adds their subcommands."""
 

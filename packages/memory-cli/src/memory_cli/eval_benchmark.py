@@ -5,7 +5,7 @@ the live arm that publishes evidence.
 
     agent eval memory-benchmark --deterministic-only
         [--corpus PATH] [--baseline PATH] [--write-baseline PATH [--dirty-reason TEXT]]
-        [--build-ref REF]
+        [--build-ref REF] [--report PATH.html]
     agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
@@ -52,6 +52,10 @@ failed condition on stderr, after one progress line per probe arm as the run goe
 evidence (``outcome: smoke``; ``--output`` is refused); it exits 0 when every probe arm it
 asked was answered, 1 otherwise.
 
+``--report PATH.html`` (every arm, external runs included) also writes the run as one
+self-contained HTML page (:mod:`memory_bench.html_report`; ``agent report`` renders a saved
+result the same way); the path is refused before anything runs when it exists.
+
 Exit status: 0 on a pass or a clean live skip, 1 on drift, a regression, a refused recording or
 a live failure, 2 on a usage error (including an ``--output``, which the deterministic arm
 refuses: it publishes no evidence). The benchmark package is imported lazily, inside the handler.
@@ -61,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -69,6 +74,7 @@ from rich.console import Console
 from rich.text import Text
 
 from memory_cli.eval_external import add_external_arguments, run_if_external
+from memory_cli.report import prepare_report_path, write_run_report
 from memory_core.errors import UsageError
 
 DEFAULT_BASELINE = Path("corpus") / "memory-benchmark.baseline.json"
@@ -177,13 +183,18 @@ def _run(args: argparse.Namespace) -> int:
         # Refused before the run, and checked again by record_baseline.
         source = read_source_tree(ignore=(write_path,))
         check_source_tree(write_path, source, args.dirty_reason)
+    report_path = prepare_report_path(args)
     baseline_path: Path | None = args.baseline
     if baseline_path is None and default_corpus and write_path is None:
         baseline_path = DEFAULT_BASELINE
     baseline = load_baseline(baseline_path) if baseline_path is not None else None
 
+    from memory_bench.telemetry import record_deterministic_run
+
+    started = time.monotonic()
     corpus, digest = load_corpus(corpus_path)
     run = run_deterministic_benchmark(corpus, digest)
+    record_deterministic_run(run, wall_seconds=time.monotonic() - started)
     comparison = compare_to_baseline(baseline, run) if baseline is not None else None
 
     exit_status = EXIT_PASS
@@ -242,6 +253,16 @@ def _run(args: argparse.Namespace) -> int:
             highlight=False,
             soft_wrap=True,
         )
+    if report_path is not None:
+        from memory_bench.html_report import deterministic_page
+
+        page = deterministic_page(
+            run,
+            comparison,
+            baseline_name=None if baseline_path is None else baseline_path.name,
+            structural_zero_failures=tuple(zero_failures),
+        )
+        write_run_report(page, report_path, console)
     return exit_status
 
 
@@ -268,6 +289,7 @@ def _run_live(args: argparse.Namespace) -> int:
         )
 
     from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
+    from memory_bench.html_report import live_page
     from memory_bench.live.arm import (
         LiveBenchmarkResult,
         live_policy_profile,
@@ -279,12 +301,14 @@ def _run_live(args: argparse.Namespace) -> int:
     from memory_core.runtime.openai_compat import OpenAICompatibleModel
     from memory_core.runtime.pricing import PriceCatalog
 
+    report_path = prepare_report_path(args)
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     reason = live_skip_reason()
     if reason is not None:
         skipped = LiveBenchmarkResult(outcome="skipped", skip_reason=reason)
         print(skipped.model_dump_json(indent=2))
         console.print(skipped.summary_line(), markup=False)
+        write_run_report(live_page(skipped), report_path, console)
         return EXIT_PASS
 
     corpus_path: Path = CORPUS_V1_RELATIVE_PATH if args.corpus is None else args.corpus
@@ -309,6 +333,9 @@ def _run_live(args: argparse.Namespace) -> int:
             max_output_tokens=profile.model.max_output_tokens,
         )
 
+    from memory_bench.telemetry import record_live_result
+
+    started = time.monotonic()
     result = run_live_benchmark(
         corpus,
         digest,
@@ -319,9 +346,11 @@ def _run_live(args: argparse.Namespace) -> int:
         limit_scenarios=args.limit_scenarios,
         progress=lambda line: console.print(line, markup=False),
     )
+    record_live_result(result, wall_seconds=time.monotonic() - started)
     print(result.model_dump_json(indent=2))
     for line in result.diagnostics():
         console.print(line, markup=False)
+    write_run_report(live_page(result), report_path, console)
     if result.outcome == "smoke":
         finished = result.stopped_by is None and not result.incomplete
         return EXIT_PASS if finished else EXIT_FAIL
@@ -461,6 +490,16 @@ def register(groups: dict[str, Any]) -> None:
             "smoke run: only the first N scenarios, every check a full run makes, progress "
             "on stderr; NEVER publishes evidence (--output is refused); exit 0 when every "
             "probe arm was answered"
+        ),
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="PATH.html",
+        help=(
+            "also write the run as one self-contained HTML page with its charts, provenance "
+            "and baseline comparison (any arm; an existing file is refused before the run)"
         ),
     )
     add_external_arguments(parser)

@@ -12,7 +12,9 @@ evidence-provenance recall@k beside the words returned at each k, noise and toke
 the evidence tally and the caveats. The file holds no statement, no secret and no local path.
 ``--split dev|test|all`` (LoCoMo) runs the fixed partition by ``sample_id`` (default ``all``).
 
-``--output`` is required and an existing path is refused before any work; a malformed file
+``--report PATH.html`` also writes the run as one HTML page (formed memory against raw-turn BM25
+at every k with the words each returned). ``--output`` is required and an existing path (of
+either file) is refused before any work; a malformed file
 ends with a typed error naming the file, record and field (exit 2) and nothing is written; the
 write is atomic. A progress bar shows checking, ingestion and probing on a terminal (stderr);
 the JSON result is printed on stdout. An external run records no baseline.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -300,9 +303,12 @@ def run_external_command(args: argparse.Namespace) -> int:
     output = _check(args)
     from memory_bench.artifacts import prepare_output, write_new_text
     from memory_bench_external import ExternalMetrics, run_external
+    from memory_cli.report import prepare_report_path, write_run_report
 
     prepare_output(output)
+    report_path = prepare_report_path(args)
     console = Console(stderr=True, highlight=False, soft_wrap=True)
+    started = time.monotonic()
     source = _open(args)
     if console.is_terminal:
         with _ProgressBar(console, len(source.selected)) as bar:
@@ -310,6 +316,9 @@ def run_external_command(args: argparse.Namespace) -> int:
     else:
         run = run_external(source)
     metrics = ExternalMetrics.from_run(run)
+    from memory_bench_external.telemetry import record_external_metrics
+
+    record_external_metrics(metrics, wall_seconds=time.monotonic() - started)
     write_new_text(output, metrics.to_json())
     document: dict[str, Any] = {
         "arm": "external",
@@ -321,6 +330,10 @@ def run_external_command(args: argparse.Namespace) -> int:
     console.print(_summary(metrics))
     console.print(_words(metrics))
     console.print(f"metrics written to {output}", markup=False)
+    if report_path is not None:
+        from memory_bench_external.html_report import external_page
+
+        write_run_report(external_page(metrics), report_path, console)
     return EXIT_PASS
 
 
