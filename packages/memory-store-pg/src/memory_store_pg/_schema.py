@@ -26,6 +26,9 @@ Indexes and the query each one serves:
     trace sweep's bounded id-subquery.
 ``ix_sessions_open_idle``
     ``(last_activity_at, id)`` over open sessions: the idle-session sweep.
+``uq_events_session_idempotency_key``
+    unique ``(tenant_id, principal_id, session_id, payload ->> 'idempotency_key')`` over events
+    carrying a key: a retried record finds the event it stored, and never stores a second.
 """
 
 from __future__ import annotations
@@ -110,6 +113,19 @@ sa.Index(
     events.c.principal_id,
     events.c.session_id,
     events.c.sequence,
+)
+
+IDEMPOTENCY_KEY_SQL = "(payload ->> 'idempotency_key')"
+"""An event's client idempotency key (``memory_core.ports.IDEMPOTENCY_KEY_FIELD``), as SQL."""
+
+sa.Index(
+    "uq_events_session_idempotency_key",
+    events.c.tenant_id,
+    events.c.principal_id,
+    events.c.session_id,
+    sa.text(IDEMPOTENCY_KEY_SQL),
+    unique=True,
+    postgresql_where=sa.text(f"{IDEMPOTENCY_KEY_SQL} IS NOT NULL"),
 )
 
 sessions = sa.Table(
@@ -304,6 +320,7 @@ sa.Index(
 __all__ = [
     "BELIEF_COLUMNS",
     "BULK_BELIEF_COLUMNS",
+    "IDEMPOTENCY_KEY_SQL",
     "LEXICAL_CONFIG",
     "LEXICAL_DOCUMENT_SQL",
     "VERSION_TABLE",
