@@ -35,6 +35,7 @@ from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, Re
 from memory_core.errors import (
     ConfigurationError,
     NotFoundError,
+    SessionClosedError,
     StorageUnavailableError,
     UsageError,
 )
@@ -200,7 +201,16 @@ class MemoryAPI:
         source_event_id: str,
         principal: Principal | None = None,
     ) -> ConsolidationResult:
-        """Form a statement the user asked to keep through the governed path."""
+        """Form a statement the user asked to keep through the governed path.
+
+        Raises:
+            SessionClosedError: the session is closed (a closed session forms nothing more).
+            UsageError: the source is not a user message of the principal's session.
+            NotFoundError: the principal has no such session.
+        """
+        session = self._storage.sessions.get(principal or self._principal, session_id)
+        if session is not None and not session.is_open:
+            raise SessionClosedError(session_id)
         return self.service.remember(
             statement,
             session_id=session_id,
@@ -547,7 +557,9 @@ def _wire(
         snapshot_budget=plan.snapshot,
         principal=principal,
     )
-    tools = ToolExecutor(events=tier.events, rememberer=service, enabled_tools=policy.enabled_tools)
+    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
+    # the tool remembers through MemoryAPI, which refuses a closed session
+    tools = ToolExecutor(events=tier.events, rememberer=memory, enabled_tools=policy.enabled_tools)
     runs = RunService(
         storage=tier,
         clock=clock,
@@ -561,7 +573,6 @@ def _wire(
         principal=principal,
         completion_hooks=completion_hooks,
     )
-    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
     return Composition(
         storage=tier,
         clock=clock,

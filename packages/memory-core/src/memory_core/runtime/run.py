@@ -22,6 +22,7 @@ too: an exception's message may quote what the user said.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections.abc import Callable, Sequence
@@ -32,9 +33,10 @@ from typing import Protocol
 
 from memory_core.clock import Clock
 from memory_core.domain import Event, JsonValue, Principal, Session, Trust
-from memory_core.errors import NotFoundError, UsageError
+from memory_core.errors import NotFoundError, SessionClosedError, UsageError
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
+from memory_core.recording import record_message
 from memory_core.retrieval import RecallRequest, RecallResult
 from memory_core.runtime.context import BuiltContext, ContextBuilder, ContextOverflowError
 from memory_core.runtime.events import (
@@ -58,6 +60,7 @@ from memory_core.runtime.model import (
 )
 from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.tools import ToolContext, ToolExecutor
+from memory_core.text_gate import check_message_text
 
 _log = logging.getLogger(__name__)
 
@@ -224,8 +227,7 @@ class RunService:
             raise UsageError(
                 "this composition has no model; pass model= or script= to bootstrap.build()"
             )
-        if not prompt.strip():
-            raise UsageError("the prompt is empty; submit the user's message text")
+        check_message_text(prompt, field="prompt")  # the sessions' input gate, before any write
         who = principal or self._principal
         session = self._open_session(who, session_id)
         run_id = self._ids.new_id()
@@ -253,17 +255,21 @@ class RunService:
         )
         earlier = self._storage.events.read_session(who, session_id)
         snapshot_block, history = session_transcript(earlier)
-        user_event = self._writer.append(
-            USER_MESSAGE_CREATED,
+        # event + session activity in one unit, refused if a close committed meanwhile
+        user_event = record_message(
+            self._storage,
+            self._writer,
+            self._clock,
             principal=who,
             session_id=session_id,
-            run_id=run_id,
+            event_type=USER_MESSAGE_CREATED,
+            text=prompt,
             actor="user",
             trust=Trust.USER,
-            payload={"text": prompt},
+            run_id=run_id,
+            field="prompt",
         )
         turn_id = user_event.event_id
-        self._touch(session)
 
         recalled = self._recaller.recall(
             RecallRequest(
@@ -497,11 +503,9 @@ class RunService:
         return session
 
     def _touch(self, session: Session) -> None:
-        current = self._storage.sessions.get(session.principal, session.id)
-        if current is not None and current.is_open:
-            self._storage.sessions.update(
-                current.model_copy(update={"last_activity_at": self._clock.now()})
-            )
+        # conditional: a session a close marked closed meanwhile stays closed
+        with contextlib.suppress(SessionClosedError):
+            self._storage.sessions.touch(session.principal, session.id, self._clock.now())
 
     def _run_hooks(self, run: Run, session: Session) -> None:
         for hook in self.completion_hooks:
