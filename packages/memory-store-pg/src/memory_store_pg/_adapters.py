@@ -65,7 +65,7 @@ from memory_store_pg._rows import (
 from memory_store_pg._schema import (
     BELIEF_COLUMNS,
     BULK_BELIEF_COLUMNS,
-    IDEMPOTENCY_KEY_SQL,
+    EVENT_COLUMNS,
     event_sequence_seq,
     events,
     formation_watermarks,
@@ -123,11 +123,10 @@ class PostgresEventLog:
         self, principal: Principal, session_id: str, key: str
     ) -> Event | None:
         """The principal's event of the session carrying idempotency ``key``, or ``None``."""
-        statement = sa.select(events).where(
+        statement = sa.select(*EVENT_COLUMNS).where(
             owned_by(events, principal),
             events.c.session_id == session_id,
-            # spelled as the unique index's expression, so the planner uses it
-            sa.literal_column(IDEMPOTENCY_KEY_SQL) == sa.literal(key, sa.Text),
+            events.c.idempotency_key == key,
         )
         with self._db.connect(principal, write=False) as connection:
             row = connection.execute(statement).mappings().one_or_none()
@@ -135,7 +134,7 @@ class PostgresEventLog:
 
     def get(self, principal: Principal, event_id: str) -> Event | None:
         """Return the principal's event, or ``None`` (another principal's id is invisible)."""
-        statement = sa.select(events).where(
+        statement = sa.select(*EVENT_COLUMNS).where(
             owned_by(events, principal), events.c.event_id == event_id
         )
         with self._db.connect(principal, write=False) as connection:
@@ -147,7 +146,7 @@ class PostgresEventLog:
     ) -> list[Event]:
         """The principal's events of one session past the cursor, in sequence order."""
         statement = (
-            sa.select(events)
+            sa.select(*EVENT_COLUMNS)
             .where(
                 owned_by(events, principal),
                 events.c.session_id == session_id,

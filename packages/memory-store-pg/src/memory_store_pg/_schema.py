@@ -27,8 +27,8 @@ Indexes and the query each one serves:
 ``ix_sessions_open_idle``
     ``(last_activity_at, id)`` over open sessions: the idle-session sweep.
 ``uq_events_session_idempotency_key``
-    unique ``(tenant_id, principal_id, session_id, payload ->> 'idempotency_key')`` over events
-    carrying a key: a retried record finds the event it stored, and never stores a second.
+    unique ``(tenant_id, principal_id, session_id, idempotency_key)`` over events carrying a
+    key: a retried record finds the event it stored, and never stores a second.
 """
 
 from __future__ import annotations
@@ -98,6 +98,10 @@ events = sa.Table(
     # ``json`` (not ``jsonb``) keeps the payload's key order and number text exactly.
     sa.Column("payload", postgresql.JSON(none_as_null=True), nullable=False),
     sa.Column("created_at", _ts(), nullable=False),
+    # The payload's ``idempotency_key`` (a str) copied out by the adapter: a column, not an
+    # expression over ``payload``, so indexing it never parses the JSON (which PostgreSQL
+    # refuses to de-escape when a string in it holds \u0000).
+    sa.Column("idempotency_key", _key()),
     sa.PrimaryKeyConstraint("tenant_id", "principal_id", "event_id", name="pk_events"),
     # Ids are unique across the store, as the reference tier enforces; a tenant-distributed
     # deployment would keep only the primary key.
@@ -115,18 +119,20 @@ sa.Index(
     events.c.sequence,
 )
 
-IDEMPOTENCY_KEY_SQL = "(payload ->> 'idempotency_key')"
-"""An event's client idempotency key (``memory_core.ports.IDEMPOTENCY_KEY_FIELD``), as SQL."""
-
 sa.Index(
     "uq_events_session_idempotency_key",
     events.c.tenant_id,
     events.c.principal_id,
     events.c.session_id,
-    sa.text(IDEMPOTENCY_KEY_SQL),
+    events.c.idempotency_key,
     unique=True,
-    postgresql_where=sa.text(f"{IDEMPOTENCY_KEY_SQL} IS NOT NULL"),
+    postgresql_where=sa.text("idempotency_key IS NOT NULL"),
 )
+
+EVENT_COLUMNS: tuple[sa.Column[Any], ...] = tuple(
+    column for column in events.c if column.name != "idempotency_key"
+)
+"""The columns an event record is read from (the key is read from the payload)."""
 
 sessions = sa.Table(
     "sessions",
@@ -320,7 +326,7 @@ sa.Index(
 __all__ = [
     "BELIEF_COLUMNS",
     "BULK_BELIEF_COLUMNS",
-    "IDEMPOTENCY_KEY_SQL",
+    "EVENT_COLUMNS",
     "LEXICAL_CONFIG",
     "LEXICAL_DOCUMENT_SQL",
     "VERSION_TABLE",

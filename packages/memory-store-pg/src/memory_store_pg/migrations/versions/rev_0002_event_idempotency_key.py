@@ -1,12 +1,13 @@
-"""Index events by client idempotency key, so a retried record stores once.
+"""Give events a client idempotency key, unique per principal session.
 
 Revision ID: 0002
 Revises: 0001
 Create Date: 2026-12-01
 
-A recorded message may carry ``payload.idempotency_key``; at most one event of a principal's
-session holds a given key. The key stays in the payload (no new column, so the event record is
-unchanged); this unique partial expression index enforces it and serves the lookup.
+A recorded message may carry ``payload.idempotency_key``; the adapter copies it into the new
+``idempotency_key`` column, and a unique partial index keeps at most one event of a principal's
+session per key (a retried record stores once) and serves the lookup. Existing events carry no
+key (the column stays NULL).
 """
 
 from __future__ import annotations
@@ -21,20 +22,20 @@ down_revision: str | Sequence[str] | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_KEY = "(payload ->> 'idempotency_key')"
-
 
 def upgrade() -> None:
-    """Create the unique index of idempotency keys per principal session."""
+    """Add the column and its unique index."""
+    op.add_column("events", sa.Column("idempotency_key", sa.Text(collation="C")))
     op.create_index(
         "uq_events_session_idempotency_key",
         "events",
-        ["tenant_id", "principal_id", "session_id", sa.text(_KEY)],
+        ["tenant_id", "principal_id", "session_id", "idempotency_key"],
         unique=True,
-        postgresql_where=sa.text(f"{_KEY} IS NOT NULL"),
+        postgresql_where=sa.text("idempotency_key IS NOT NULL"),
     )
 
 
 def downgrade() -> None:
-    """Drop the index."""
+    """Drop the index and the column."""
     op.drop_index("uq_events_session_idempotency_key", table_name="events")
+    op.drop_column("events", "idempotency_key")
