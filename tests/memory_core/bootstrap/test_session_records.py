@@ -7,6 +7,7 @@ with the same idempotency key stores the message once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,8 +17,10 @@ from memory_core import (
     MAX_MESSAGE_BYTES,
     ConflictError,
     Event,
+    FakeModelScript,
     MessageTextError,
     NotFoundError,
+    ScriptedTurn,
     SessionClosedError,
     SessionService,
     Storage,
@@ -150,7 +153,7 @@ def test_a_closed_session_refuses_every_write_and_stays_closed(storage: Storage)
     said = app.sessions.record_user_message(session.id, "Please remember that I live in Oslo.")
     closed = app.sessions.close(session.id).session
     app.advance(60)
-    writes = [
+    writes: list[Callable[[], object]] = [
         lambda: app.sessions.record_user_message(session.id, "I live in Rome."),
         lambda: app.sessions.record_assistant_message(session.id, "Noted."),
         lambda: app.sessions.establish_fact(session.id, "The user lives in Oslo.", [said.event_id]),
@@ -241,7 +244,12 @@ def test_the_size_bound_is_configurable() -> None:
 
 
 def test_a_run_prompt_passes_the_same_gate_before_anything_is_written(storage: Storage) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True, script=[])
+    app = build(
+        storage=storage,
+        fixed_clock_at=T0,
+        sequential_ids=True,
+        script=FakeModelScript(turns=[ScriptedTurn(text="x")]),
+    )
     session = app.sessions.create()
     with pytest.raises(MessageTextError, match="prompt contains a NUL") as refused:
         app.runs.submit("hi\x00", session.id)
