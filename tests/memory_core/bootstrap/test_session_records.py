@@ -209,6 +209,26 @@ def test_the_gate_accepts_text_up_to_the_bound_and_keeps_it_verbatim(storage: St
     assert stored.payload["text"] == joined
 
 
+def test_build_configures_the_bound_for_records_and_prompts(storage: Storage) -> None:
+    app = build(
+        storage=storage,
+        fixed_clock_at=T0,
+        sequential_ids=True,
+        max_message_bytes=1024 * 1024,
+        script=FakeModelScript(turns=[ScriptedTurn(text="ok")]),
+    )
+    assert app.sessions.max_message_bytes == 1024 * 1024
+    session = app.sessions.create()
+    big = "I live in Oslo. " * 8192  # 128 KiB: over the default, within this bound
+    assert app.sessions.record_assistant_message(session.id, big).payload["text"] == big
+    prompt = "hi " * 30_000  # 90 KB: past the default bound, through this one
+    run = app.runs.submit(prompt, session.id)
+    assert run.status.value == "context_overflow"  # recorded, then too big for the window
+    assert _user_messages(app, session.id)[-1].payload["text"] == prompt
+    with pytest.raises(MessageTextError, match="over the 1048576-byte bound"):
+        app.runs.submit("x" * (1024 * 1024 + 1), session.id)
+
+
 def test_the_size_bound_is_configurable() -> None:
     app = build(fixed_clock_at=T0, sequential_ids=True)
     small = SessionService(

@@ -63,6 +63,7 @@ from memory_core.runtime.scripted import FakeModelScript, ScriptedModel
 from memory_core.runtime.tools import ToolExecutor
 from memory_core.sessions import SessionService
 from memory_core.stores.memory import InMemoryStorage
+from memory_core.text_gate import MAX_MESSAGE_BYTES
 
 STORAGE_ENTRY_POINT_GROUP = "memory_core.storage"
 """Entry-point group storage backends register under (name -> ``(database_url) -> Storage``)."""
@@ -381,6 +382,7 @@ def build(
     completion_hooks: Sequence[CompletionHook] = (),
     timer: Callable[[], float] | None = None,
     id_namespace: str = DEFAULT_ID_NAMESPACE,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
 ) -> Composition:
     """Build a composition: the one entry point for the bench, the CLI and downstream agents.
 
@@ -420,6 +422,8 @@ def build(
         timer: The seconds counter recall traces' arm latencies are measured with. Default:
             a constant ``0.0`` under ``fixed_clock_at`` (reproducible traces), else
             ``time.perf_counter``.
+        max_message_bytes: The input gate's bound on one recorded message or run prompt, in
+            UTF-8 bytes (default 64 KiB; see ``memory_core.text_gate``).
 
     Raises:
         UsageError: conflicting or invalid arguments (both script and model, a naive
@@ -489,6 +493,7 @@ def build(
             context=context,
             timer=timer,
             completion_hooks=completion_hooks,
+            max_message_bytes=max_message_bytes,
         )
     tier = resolve_storage(storage, database_url, upgrade_schema=upgrade_schema)
     try:
@@ -506,6 +511,7 @@ def build(
             context=context,
             timer=timer,
             completion_hooks=completion_hooks,
+            max_message_bytes=max_message_bytes,
         )
     except BaseException:
         tier.close()
@@ -527,6 +533,7 @@ def _wire(
     context: ContextBuilder,
     timer: Callable[[], float],
     completion_hooks: Sequence[CompletionHook],
+    max_message_bytes: int,
 ) -> Composition:
     """Wire the services of a composition over one storage tier."""
     service = GovernedMemoryService(
@@ -556,6 +563,7 @@ def _wire(
         profiles=profiles,
         snapshot_budget=plan.snapshot,
         principal=principal,
+        max_message_bytes=max_message_bytes,
     )
     memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
     # the tool remembers through MemoryAPI, which refuses a closed session
@@ -572,6 +580,7 @@ def _wire(
         policy=policy,
         principal=principal,
         completion_hooks=completion_hooks,
+        max_message_bytes=max_message_bytes,
     )
     return Composition(
         storage=tier,

@@ -60,7 +60,7 @@ from memory_core.runtime.model import (
 )
 from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.tools import ToolContext, ToolExecutor
-from memory_core.text_gate import check_message_text
+from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
 
 _log = logging.getLogger(__name__)
 
@@ -192,7 +192,9 @@ class RunService:
         policy: PolicyProfile,
         principal: Principal,
         completion_hooks: Sequence[CompletionHook] = (),
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
     ) -> None:
+        self._max_message_bytes = max_message_bytes  # the sessions' bound on one prompt
         self._storage = storage
         self._clock = clock
         self._ids = ids
@@ -227,7 +229,8 @@ class RunService:
             raise UsageError(
                 "this composition has no model; pass model= or script= to bootstrap.build()"
             )
-        check_message_text(prompt, field="prompt")  # the sessions' input gate, before any write
+        # the sessions' input gate, before any write
+        check_message_text(prompt, field="prompt", max_bytes=self._max_message_bytes)
         who = principal or self._principal
         session = self._open_session(who, session_id)
         run_id = self._ids.new_id()
@@ -267,6 +270,7 @@ class RunService:
             actor="user",
             trust=Trust.USER,
             run_id=run_id,
+            max_bytes=self._max_message_bytes,
             field="prompt",
         )
         turn_id = user_event.event_id
