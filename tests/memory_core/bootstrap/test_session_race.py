@@ -16,10 +16,14 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
-from memory_core import Event, SessionClosedError, SessionClosure, Storage
+import pytest
+
+from memory_core import ConsolidationResult, Event, SessionClosedError, SessionClosure, Storage
 from memory_core.bootstrap import Composition, build
 from memory_core.formation.service import is_formation_source
+from memory_core.session_close import CLOSE_ATTEMPTS
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SESSIONS = 200
@@ -126,3 +130,34 @@ def test_records_racing_closes_lose_no_message_and_reopen_no_session(storage: St
     assert (lost, reopened, after_close, missing, stray) == (0, 0, 0, 0, 0)
     assert recorded >= SESSIONS  # the recorders really raced the closer
     assert race.refused > 0  # and some of them lost the race to a close
+
+
+def test_messages_arriving_during_every_consolidation_are_formed_by_the_last_pass(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    other_client = build(storage=storage, fixed_clock_at=T0)  # random ids: no collision
+    session = app.sessions.create()
+    app.sessions.record_user_message(session.id, "I live in Oslo.")
+    consolidate = app.memory.service.run
+    passes: list[int] = []
+    newcomers = iter(["I prefer concise answers.", "I work at Acme Labs.", "My wife is Morgan."])
+
+    def a_message_arrives_meanwhile(*args: Any, **kwargs: Any) -> ConsolidationResult:
+        result = consolidate(*args, **kwargs)
+        passes.append(result.committed)
+        if len(passes) <= CLOSE_ATTEMPTS:  # every pass outside the unit is outrun
+            other_client.sessions.record_user_message(session.id, next(newcomers))
+        return result
+
+    monkeypatch.setattr(app.memory.service, "run", a_message_arrives_meanwhile)
+    closure = app.sessions.close(session.id)
+    assert len(passes) == CLOSE_ATTEMPTS + 1  # the last pass ran inside the unit
+    assert closure.consolidation is not None
+    assert passes == [1, 1, 1, 1]
+    assert closure.consolidation.committed == 1 + CLOSE_ATTEMPTS
+    user = app.events.read_session(app.principal, session.id)
+    watermark = storage.formation.watermark(app.principal, session.id)
+    assert all(e.sequence <= watermark for e in user if e.event_type == "user.message.created")
+    closed = [e for e in user if e.event_type == "session.closed"]
+    assert closed[0].payload["committed"] == closure.consolidation.committed
