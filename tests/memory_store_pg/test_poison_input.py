@@ -111,3 +111,33 @@ def test_every_error_a_poisoned_close_raises_is_a_memory_core_error(pg: Postgres
     )
     with pytest.raises(MemoryCoreError):
         app.sessions.close(session.id)
+
+
+@pytest.mark.parametrize("batch_size", [1, 100])
+def test_an_unreadable_session_row_is_skipped_by_the_idle_listing(
+    pg: PostgresStorage, caplog: pytest.LogCaptureFixture, batch_size: int
+) -> None:
+    app = build(storage=pg, fixed_clock_at=T0, sequential_ids=True, principal=ALICE)
+    before = app.sessions.create(ALICE)
+    app.advance(1)
+    bad = app.sessions.create(ALICE)
+    app.advance(1)
+    after = app.sessions.create(BOB)
+    # a row no version of the record accepts: an invalid project name in its metadata
+    with pg.engine.begin() as connection:
+        connection.execute(
+            sa.text("UPDATE sessions SET metadata = CAST(:m AS json) WHERE id = :id"),
+            {"m": '{"project_scope": "Not A Name"}', "id": bad.id},
+        )
+    app.advance(SESSION_IDLE_SECONDS)
+    listed = pg.sessions.list_open_idle(app.clock.now(), limit=1, after=None)
+    assert [s.id for s in listed] == [before.id]
+    page = pg.sessions.list_open_idle(
+        app.clock.now(), limit=1, after=(before.last_activity_at, before.id)
+    )
+    assert [s.id for s in page] == [after.id]  # filled from past the unreadable row
+    report = app.sessions.sweep_idle_report(batch_size=batch_size)
+    assert (report.closed, report.failed) == (2, 0)
+    assert not app.sessions.get(before.id).is_open
+    assert not app.sessions.get(after.id, BOB).is_open
+    assert f"skipping unreadable session {bad.id}" in caplog.text

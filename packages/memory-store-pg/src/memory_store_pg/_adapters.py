@@ -11,12 +11,14 @@ reaches a row, exactly as the reference tier refuses it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime
 from typing import NoReturn
 
 import psycopg
 import sqlalchemy as sa
+from pydantic import ValidationError
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql
 
@@ -75,6 +77,8 @@ from memory_store_pg._schema import (
     store_position_seq,
     traces,
 )
+
+_log = logging.getLogger(__name__)
 
 
 def _check_limit(limit: int, what: str) -> int:
@@ -322,28 +326,55 @@ class PostgresSessionStore:
     ) -> list[Session]:
         """Open sessions (any principal) idle since at or before the instant, oldest first.
 
-        ``after`` is a keyset cursor over ``(last_activity_at, id)``.
+        ``after`` is a keyset cursor over ``(last_activity_at, id)``. A row that is not a
+        valid session (written by another version, or by hand) is logged and skipped, and the
+        page is filled from the rows after it, so one unreadable session never stops a sweep
+        (the reference tier validates every write and cannot hold such a row).
         """
         instant = require_aware(last_activity_before, "last_activity_before")
-        where = [sessions.c.closed_at.is_(None), sessions.c.last_activity_at <= instant]
-        if after is not None:
-            after_at = require_aware(after[0], "after")
-            where.append(
-                sa.tuple_(sessions.c.last_activity_at, sessions.c.id)
-                > sa.tuple_(
-                    sa.literal(after_at, sessions.c.last_activity_at.type),
-                    sa.literal(after[1], sessions.c.id.type),
-                )
+        limit = _check_limit(limit, "list_open_idle")
+        listed: list[Session] = []
+        cursor = None if after is None else (require_aware(after[0], "after"), after[1])
+        while len(listed) < limit:
+            want = limit - len(listed)
+            with self._db.connect(None, write=False) as connection:
+                rows = connection.execute(_idle_sessions(instant, cursor, want)).mappings().all()
+            for row in rows:
+                try:
+                    listed.append(to_record(Session, row))
+                except ValidationError as exc:
+                    _log.warning(
+                        "skipping unreadable session %s of %s/%s in the idle listing: %s",
+                        row["id"],
+                        row["tenant_id"],
+                        row["principal_id"],
+                        exc.errors(include_url=False, include_input=False),
+                    )
+            if len(rows) < want:
+                break
+            cursor = (rows[-1]["last_activity_at"], rows[-1]["id"])
+        return listed
+
+
+def _idle_sessions(
+    instant: datetime, after: tuple[datetime, str] | None, limit: int
+) -> sa.Select[tuple[object, ...]]:
+    """Open sessions idle at ``instant``, past the ``(last_activity_at, id)`` cursor."""
+    where = [sessions.c.closed_at.is_(None), sessions.c.last_activity_at <= instant]
+    if after is not None:
+        where.append(
+            sa.tuple_(sessions.c.last_activity_at, sessions.c.id)
+            > sa.tuple_(
+                sa.literal(after[0], sessions.c.last_activity_at.type),
+                sa.literal(after[1], sessions.c.id.type),
             )
-        statement = (
-            sa.select(sessions)
-            .where(*where)
-            .order_by(sessions.c.last_activity_at, sessions.c.id)
-            .limit(_check_limit(limit, "list_open_idle"))
         )
-        with self._db.connect(None, write=False) as connection:
-            rows = connection.execute(statement).mappings().all()
-        return [to_record(Session, row) for row in rows]
+    return (
+        sa.select(sessions)
+        .where(*where)
+        .order_by(sessions.c.last_activity_at, sessions.c.id)
+        .limit(limit)
+    )
 
 
 class PostgresMemoryStore:
