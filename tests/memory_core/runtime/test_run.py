@@ -147,8 +147,9 @@ def test_in_turn_recall_reads_the_session_project_scope(compose: Compose) -> Non
         ([_episodes("cabin")], {"limits": RunLimits(max_steps=3)}, "hi", "step_exhausted", 3, None),
         (
             [ScriptedTurn(text="x")],
-            {},
-            "word " * 80_000,
+            # within the 64 KiB message bound, over a small window
+            {"context_plan_overlay": {"context_window_tokens": 4096}},
+            "word " * 10_000,
             "context_overflow",
             0,
             "ContextOverflowError",

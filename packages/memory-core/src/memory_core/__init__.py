@@ -32,8 +32,11 @@ from memory_core.errors import (
     ConflictError,
     DuplicateIdError,
     MemoryCoreError,
+    MessageTextError,
     NotFoundError,
     RunError,
+    SessionClosedError,
+    StorageError,
     StorageUnavailableError,
     UsageError,
 )
@@ -66,12 +69,14 @@ from memory_core.runtime import (
     ScriptedModel,
     ScriptedTurn,
 )
-from memory_core.sessions import SessionClosure, SessionService
+from memory_core.sessions import SessionClosure, SessionService, SweepReport
 from memory_core.stores import InMemoryStorage
+from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
 from memory_core.tokenizer import tokenize
 
 __all__ = [
     "DEFAULT_ID_NAMESPACE",
+    "MAX_MESSAGE_BYTES",
     "Authority",
     "Belief",
     "BeliefStatus",
@@ -95,6 +100,7 @@ __all__ = [
     "MemoryCoreError",
     "MemoryProfiles",
     "MemoryStore",
+    "MessageTextError",
     "NotFoundError",
     "OpenAICompatibleModel",
     "Polarity",
@@ -114,17 +120,21 @@ __all__ = [
     "ScriptedTurn",
     "SequentialIdFactory",
     "Session",
+    "SessionClosedError",
     "SessionClosure",
     "SessionMetadata",
     "SessionService",
     "SessionStore",
     "Storage",
+    "StorageError",
     "StorageUnavailableError",
+    "SweepReport",
     "SystemClock",
     "TraceStore",
     "Trust",
     "UsageError",
     "build",
+    "check_message_text",
     "load_profiles",
     "scope_for_project",
     "short_id",

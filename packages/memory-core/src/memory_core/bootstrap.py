@@ -35,6 +35,7 @@ from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, Re
 from memory_core.errors import (
     ConfigurationError,
     NotFoundError,
+    SessionClosedError,
     StorageUnavailableError,
     UsageError,
 )
@@ -62,6 +63,7 @@ from memory_core.runtime.scripted import FakeModelScript, ScriptedModel
 from memory_core.runtime.tools import ToolExecutor
 from memory_core.sessions import SessionService
 from memory_core.stores.memory import InMemoryStorage
+from memory_core.text_gate import MAX_MESSAGE_BYTES
 
 STORAGE_ENTRY_POINT_GROUP = "memory_core.storage"
 """Entry-point group storage backends register under (name -> ``(database_url) -> Storage``)."""
@@ -200,7 +202,16 @@ class MemoryAPI:
         source_event_id: str,
         principal: Principal | None = None,
     ) -> ConsolidationResult:
-        """Form a statement the user asked to keep through the governed path."""
+        """Form a statement the user asked to keep through the governed path.
+
+        Raises:
+            SessionClosedError: the session is closed (a closed session forms nothing more).
+            UsageError: the source is not a user message of the principal's session.
+            NotFoundError: the principal has no such session.
+        """
+        session = self._storage.sessions.get(principal or self._principal, session_id)
+        if session is not None and not session.is_open:
+            raise SessionClosedError(session_id)
         return self.service.remember(
             statement,
             session_id=session_id,
@@ -378,6 +389,7 @@ def build(
     completion_hooks: Sequence[CompletionHook] = (),
     timer: Callable[[], float] | None = None,
     id_namespace: str = DEFAULT_ID_NAMESPACE,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
 ) -> Composition:
     """Build a composition: the one entry point for the bench, the CLI and downstream agents.
 
@@ -417,6 +429,8 @@ def build(
         timer: The seconds counter recall traces' arm latencies are measured with. Default:
             a constant ``0.0`` under ``fixed_clock_at`` (reproducible traces), else
             ``time.perf_counter``.
+        max_message_bytes: The input gate's bound on one recorded message or run prompt, in
+            UTF-8 bytes (default 64 KiB; see ``memory_core.text_gate``).
 
     Raises:
         UsageError: conflicting or invalid arguments (both script and model, a naive
@@ -486,6 +500,7 @@ def build(
             context=context,
             timer=timer,
             completion_hooks=completion_hooks,
+            max_message_bytes=max_message_bytes,
         )
     tier = resolve_storage(storage, database_url, upgrade_schema=upgrade_schema)
     try:
@@ -503,6 +518,7 @@ def build(
             context=context,
             timer=timer,
             completion_hooks=completion_hooks,
+            max_message_bytes=max_message_bytes,
         )
     except BaseException:
         tier.close()
@@ -524,6 +540,7 @@ def _wire(
     context: ContextBuilder,
     timer: Callable[[], float],
     completion_hooks: Sequence[CompletionHook],
+    max_message_bytes: int,
 ) -> Composition:
     """Wire the services of a composition over one storage tier."""
     service = GovernedMemoryService(
@@ -553,8 +570,11 @@ def _wire(
         profiles=profiles,
         snapshot_budget=plan.snapshot,
         principal=principal,
+        max_message_bytes=max_message_bytes,
     )
-    tools = ToolExecutor(events=tier.events, rememberer=service, enabled_tools=policy.enabled_tools)
+    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
+    # the tool remembers through MemoryAPI, which refuses a closed session
+    tools = ToolExecutor(events=tier.events, rememberer=memory, enabled_tools=policy.enabled_tools)
     runs = RunService(
         storage=tier,
         clock=clock,
@@ -568,8 +588,8 @@ def _wire(
         principal=principal,
         completion_hooks=completion_hooks,
         usage_recorder=service,
+        max_message_bytes=max_message_bytes,
     )
-    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
     return Composition(
         storage=tier,
         clock=clock,

@@ -4,11 +4,14 @@ Hierarchy::
 
     MemoryCoreError                 base of every error this package raises on purpose
     ├── UsageError                  the caller's mistake (bad argument, bad file); fix the input
-    │   └── ConfigurationError      a profile document or overlay is invalid
+    │   ├── ConfigurationError      a profile document or overlay is invalid
+    │   ├── MessageTextError        a message's text fails the record-time input gate
+    │   └── SessionClosedError      a write named a session that is already closed
     ├── NotFoundError               a record the caller named does not exist for that principal
     ├── ConflictError               a write would break a store invariant (duplicate id, ...)
     │   └── DuplicateIdError        a record's id is already stored
     ├── StorageUnavailableError     a storage backend cannot be reached or is not installed
+    ├── StorageError                a storage backend failed an operation for another reason
     └── RunError                    an agent run ended in a typed terminal status
 
 Pydantic's ``ValidationError`` is raised unchanged where a record is built from bad values
@@ -28,6 +31,34 @@ class UsageError(MemoryCoreError, ValueError):
 
 class ConfigurationError(UsageError):
     """A configuration document (profiles, overlay, policy profile) is invalid."""
+
+
+class MessageTextError(UsageError):
+    """A message's text was refused by the record-time input gate (``memory_core.text_gate``).
+
+    Args:
+        problem: What is wrong: ``not_text``, ``nul``, ``surrogate``, ``too_large`` or
+            ``empty``.
+        message: The full explanation (names the field, the problem and what to do).
+    """
+
+    def __init__(self, problem: str, message: str) -> None:
+        super().__init__(message)
+        self.problem = problem
+
+
+class SessionClosedError(UsageError):
+    """A record, fact or ``remember`` named a session that is closed; open a new session.
+
+    A closed session never reopens: nothing is written when this is raised.
+    """
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(
+            f"session {session_id} is closed; nothing was recorded - open a new session "
+            "(sessions.create()) to continue"
+        )
+        self.session_id = session_id
 
 
 class NotFoundError(MemoryCoreError, LookupError):
@@ -61,6 +92,11 @@ class DuplicateIdError(ConflictError):
 
 class StorageUnavailableError(MemoryCoreError):
     """A storage backend is not installed, not reachable, or its schema is behind."""
+
+
+class StorageError(MemoryCoreError):
+    """A storage backend refused or failed an operation that is neither the caller's input nor
+    an outage (an unexpected driver error); the message names the backend's error code."""
 
 
 class RunError(MemoryCoreError):

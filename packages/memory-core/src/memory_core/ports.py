@@ -22,12 +22,30 @@ from memory_core.domain import (
     Session,
 )
 
+IDEMPOTENCY_KEY_FIELD = "idempotency_key"
+"""The payload field holding a client's idempotency key on a recorded message.
+
+At most one event of a principal's session carries a given key: appending a second one is a
+``ConflictError`` on every tier (PostgreSQL enforces it with a unique index)."""
+
 
 class EventLog(Protocol):
     """Append-only event log with a monotonic ``sequence``."""
 
     def append(self, event: Event) -> Event:
-        """Store ``event`` and return it stamped with the next sequence number."""
+        """Store ``event`` and return it stamped with the next sequence number.
+
+        Raises:
+            DuplicateIdError: the event id is already stored.
+            ConflictError: the principal's session already has an event whose payload carries
+                the same ``idempotency_key`` (:data:`IDEMPOTENCY_KEY_FIELD`).
+        """
+        ...
+
+    def find_by_idempotency_key(
+        self, principal: Principal, session_id: str, key: str
+    ) -> Event | None:
+        """The principal's event of the session whose payload carries ``key``, or ``None``."""
         ...
 
     def get(self, principal: Principal, event_id: str) -> Event | None:
@@ -61,7 +79,12 @@ class EventLog(Protocol):
 
 
 class SessionStore(Protocol):
-    """Sessions and their snapshot/watermark bookkeeping."""
+    """Sessions and their snapshot/watermark bookkeeping.
+
+    State changes are conditional (compare-and-set on ``closed_at``): a closed session never
+    reopens, whoever writes. ``touch`` and ``close`` change one field of an open session;
+    ``update`` refuses to write an open record over a closed one.
+    """
 
     def create(self, session: Session) -> Session:
         """Insert a new session."""
@@ -72,11 +95,50 @@ class SessionStore(Protocol):
         ...
 
     def update(self, session: Session) -> Session:
-        """Replace an existing session record."""
+        """Replace an existing session record.
+
+        Raises:
+            NotFoundError: no such session for the principal.
+            SessionClosedError: the stored session is closed and the record is open (an update
+                never reopens a session).
+        """
         ...
 
-    def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
-        """Open sessions (any principal) whose last activity is at or before the instant."""
+    def touch(self, principal: Principal, session_id: str, at: datetime) -> Session:
+        """Move an open session's ``last_activity_at`` to ``at`` (never backwards).
+
+        Raises:
+            NotFoundError: no such session for the principal.
+            SessionClosedError: the session is closed (nothing changes).
+        """
+        ...
+
+    def close(self, principal: Principal, session_id: str, at: datetime) -> Session | None:
+        """Mark an open session closed at ``at``; ``None`` when it was already closed.
+
+        Raises:
+            NotFoundError: no such session for the principal.
+        """
+        ...
+
+    def lock(self, principal: Principal, session_id: str) -> Session | None:
+        """Read the session and hold it against concurrent changes until the unit of work
+        ends (a row lock on PostgreSQL, the tier's lock in memory); ``None`` if absent."""
+        ...
+
+    def list_open_idle(
+        self,
+        last_activity_before: datetime,
+        limit: int = 100,
+        *,
+        after: tuple[datetime, str] | None = None,
+    ) -> list[Session]:
+        """Open sessions (any principal) whose last activity is at or before the instant.
+
+        Ordered by ``(last_activity_at, id)``; ``after`` is a keyset cursor (the last
+        session's pair of the previous page), so a sweep makes progress past sessions it
+        could not close.
+        """
         ...
 
 
@@ -209,6 +271,7 @@ class Storage(Protocol):
 
 
 __all__ = [
+    "IDEMPOTENCY_KEY_FIELD",
     "EventLog",
     "FormationStateStore",
     "MemoryStore",

@@ -12,80 +12,62 @@ still travel at ``user`` scope, as formation decides) when
 ``session.closed``. ``sweep_idle`` closes every open session idle for ``SESSION_IDLE_SECONDS``
 the same way (trigger ``idle_sweep``).
 
-A session closes once, however many workers try: a close re-reads the session before it
-consolidates and again inside the unit of work that marks it closed and writes
-``session.closed``, and stands down (``already_closed``) when another close got there first.
-Consolidation itself runs outside that unit, so no storage lock is held while a provider
-extractor calls its model; formation serializes concurrent consolidations of a session by its
-watermark, so the loser's consolidation finds nothing left to form.
+Recording (``record_user_message``, ``record_assistant_message``) goes through
+:func:`memory_core.recording.record_message`: the text passes the input gate
+(:mod:`memory_core.text_gate`: no NUL, no surrogate, at most ``max_message_bytes``, default
+64 KiB, visible text), then the event and the session's activity are written in one unit of work
+with a conditional update, so a record on a closed session is refused with
+``SessionClosedError`` and never reopens it; an optional ``idempotency_key`` makes a retried
+record store once.
+
+A session closes once, however many workers try, and a close forms every user message recorded
+before it committed; one recorded after is refused, never silently dropped
+(:mod:`memory_core.session_close` says how).
+
+``sweep_idle`` isolates failures: a session whose close raises is counted and logged (with its
+principal) and the sweep goes on with the next (a keyset cursor steps past it), so one poisoned
+session never keeps another principal's idle sessions open.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any, Literal, Protocol
+from datetime import datetime, timedelta
+from typing import Any
 
 from pydantic import ValidationError
 
 from memory_core._config import validation_problems
 from memory_core.clock import Clock
-from memory_core.domain import Event, Principal, Session, SessionMetadata, Trust, scope_for_project
+from memory_core.domain import Event, Principal, Session, SessionMetadata, Trust
 from memory_core.errors import NotFoundError, UsageError
-from memory_core.formation.service import ConsolidationResult
 from memory_core.ids import IdFactory
 from memory_core.policy import SESSION_IDLE_SECONDS
 from memory_core.ports import Storage
 from memory_core.profiles import Budget, MemoryProfiles
+from memory_core.recording import record_message
 from memory_core.retrieval import RecallRequest
 from memory_core.runtime.events import (
     ASSISTANT_MESSAGE_CREATED,
     MEMORY_RECALLED,
-    SESSION_CLOSED,
     SESSION_OPENED,
     USER_MESSAGE_CREATED,
     EventWriter,
 )
 from memory_core.runtime.run import Recaller, session_transcript
 from memory_core.runtime.working_state import WorkingState, WorkingStateService
-
-CloseTrigger = Literal["session_close", "idle_sweep"]
-
-
-ConsolidationCounts = ConsolidationResult
-"""What a close reports of its consolidation: formation's own ``ConsolidationResult``."""
-
-
-class Consolidator(Protocol):
-    """The formation entry point a close calls (``GovernedMemoryService`` satisfies it)."""
-
-    def run(
-        self, trigger: str, scope: str, session_id: str, *, principal: Principal | None = None
-    ) -> ConsolidationCounts:
-        """Consolidate the principal's session's unprocessed user events at ``scope``."""
-        ...
-
-
-@dataclass(frozen=True, kw_only=True)
-class SessionClosure:
-    """The outcome of closing a session.
-
-    Attributes:
-        session: The session record after the close.
-        trigger: ``session_close`` or ``idle_sweep``.
-        scope: The formation scope used (``project:<name>`` or ``general``).
-        consolidation: The consolidation result, or ``None`` when formation at the session
-            boundary is disabled or the session was already closed when the close began.
-        already_closed: True when this close changed nothing because the session was (or,
-            while this close consolidated, became) closed by another close.
-    """
-
-    session: Session
-    trigger: str
-    scope: str
-    consolidation: ConsolidationCounts | None
-    already_closed: bool = False
+from memory_core.session_close import (
+    CLOSE_ATTEMPTS,
+    CloseTrigger,
+    ConsolidationCounts,
+    Consolidator,
+    SessionCloser,
+    SessionClosure,
+    SweepFailure,
+    SweepReport,
+    sweep_failure,
+)
+from memory_core.text_gate import MAX_MESSAGE_BYTES
 
 
 class SessionService:
@@ -103,7 +85,14 @@ class SessionService:
         profiles: MemoryProfiles,
         snapshot_budget: Budget,
         principal: Principal,
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
     ) -> None:
+        if max_message_bytes < 1:
+            raise UsageError(
+                f"max_message_bytes must be at least 1, got {max_message_bytes}; pass the "
+                f"bound on one message's UTF-8 size (default {MAX_MESSAGE_BYTES})"
+            )
+        self._max_message_bytes = max_message_bytes
         self._storage = storage
         self._clock = clock
         self._ids = ids
@@ -114,6 +103,18 @@ class SessionService:
         self._snapshot_budget = snapshot_budget
         self._principal = principal
         self._working_state = WorkingStateService(events=storage.events, writer=writer)
+        self._closer = SessionCloser(
+            storage=storage,
+            clock=clock,
+            writer=writer,
+            consolidator=consolidator,
+            profiles=profiles,
+        )
+
+    @property
+    def max_message_bytes(self) -> int:
+        """The bound on one recorded message's UTF-8 size."""
+        return self._max_message_bytes
 
     @property
     def default_principal(self) -> Principal:
@@ -214,15 +215,31 @@ class SessionService:
         return block
 
     def record_user_message(
-        self, session_id: str, text: str, principal: Principal | None = None
+        self,
+        session_id: str,
+        text: str,
+        principal: Principal | None = None,
+        *,
+        idempotency_key: str | None = None,
     ) -> Event:
-        """Record a user's message (a formation source) in an open session.
+        """Record a user's message (a formation source) in an open session, atomically.
+
+        Args:
+            session_id: The open session.
+            text: The message; it must pass the input gate (:mod:`memory_core.text_gate`).
+            principal: Whose session (the composition's principal when ``None``).
+            idempotency_key: A client id for this message: a retry with the same key returns
+                the event already stored instead of storing it again.
 
         Raises:
-            UsageError: the text is empty or the session is closed.
+            MessageTextError: the text is refused by the input gate (nothing is written).
+            SessionClosedError: the session is closed (nothing is written).
             NotFoundError: no such session for the principal.
+            ConflictError: the key was used in this session for a different message.
         """
-        return self._record(session_id, text, principal, USER_MESSAGE_CREATED, None)
+        return self._record(
+            session_id, text, principal, USER_MESSAGE_CREATED, None, idempotency_key
+        )
 
     def record_assistant_message(
         self,
@@ -231,14 +248,21 @@ class SessionService:
         principal: Principal | None = None,
         *,
         run_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Event:
         """Record the assistant's reply in an open session (never a formation source).
 
+        Same contract as :meth:`record_user_message`.
+
         Raises:
-            UsageError: the text is empty or the session is closed.
+            MessageTextError: the text is refused by the input gate (nothing is written).
+            SessionClosedError: the session is closed (nothing is written).
             NotFoundError: no such session for the principal.
+            ConflictError: the key was used in this session for a different message.
         """
-        return self._record(session_id, text, principal, ASSISTANT_MESSAGE_CREATED, run_id)
+        return self._record(
+            session_id, text, principal, ASSISTANT_MESSAGE_CREATED, run_id, idempotency_key
+        )
 
     def working_state(self, session_id: str, principal: Principal | None = None) -> WorkingState:
         """The facts established in the session so far."""
@@ -256,28 +280,42 @@ class SessionService:
         """Add a fact the agent established, with the events it rests on, to the working state.
 
         Raises:
-            UsageError: the statement is empty or the session is closed.
+            UsageError: the statement is empty.
+            SessionClosedError: the session is closed (nothing is written).
+            NotFoundError: no such session for the principal.
         """
         who = principal or self._principal
-        session = self._require_open(session_id, who)
-        state = self._working_state.establish(who, session_id, statement, source_event_ids)
-        self._touch(session)
-        return state
+        with self._storage.unit_of_work():
+            self._storage.sessions.touch(who, session_id, self._clock.now())
+            return self._working_state.establish(who, session_id, statement, source_event_ids)
 
     def close(self, session_id: str, principal: Principal | None = None) -> SessionClosure:
         """Close a session, consolidating its user messages at the session's own scope.
 
-        Closing an already closed session changes nothing and reports no consolidation
-        (``already_closed`` is true).
+        Every user message recorded before the close commits is consolidated; one recorded
+        after is refused (``SessionClosedError``). Closing an already closed session changes
+        nothing and reports no consolidation (``already_closed`` is true).
         """
         session = self.get(session_id, principal)
-        return self._close(session, "session_close")
+        return self._closer.close(session, "session_close")
 
     def sweep_idle(self, *, batch_size: int = 100) -> int:
         """Close every open session idle for ``SESSION_IDLE_SECONDS``; return how many closed.
 
-        Reads the idle sessions ``batch_size`` at a time. Does nothing (returns 0) when
-        ``formation.session_boundary_enabled`` is false.
+        A session whose close fails is logged and skipped (see :meth:`sweep_idle_report`).
+
+        Raises:
+            UsageError: ``batch_size`` is below 1.
+        """
+        return self.sweep_idle_report(batch_size=batch_size).closed
+
+    def sweep_idle_report(self, *, batch_size: int = 100) -> SweepReport:
+        """Close every open session idle for ``SESSION_IDLE_SECONDS``, isolating failures.
+
+        Reads the idle sessions (of every principal) ``batch_size`` at a time with a keyset
+        cursor. Each close runs on its own: one that raises is counted, logged with its
+        principal and session, and the sweep goes on, so a poisoned session never blocks
+        another's. Does nothing when ``formation.session_boundary_enabled`` is false.
 
         Raises:
             UsageError: ``batch_size`` is below 1.
@@ -288,87 +326,22 @@ class SessionService:
                 "of idle sessions to read per batch (default 100)"
             )
         if not self._profiles.formation.session_boundary_enabled:
-            return 0
+            return SweepReport(closed=0)
         cutoff = self._clock.now() - timedelta(seconds=SESSION_IDLE_SECONDS)
         closed = 0
+        failures: list[SweepFailure] = []
+        after: tuple[datetime, str] | None = None
         while True:
-            idle = self._storage.sessions.list_open_idle(cutoff, limit=batch_size)
+            idle = self._storage.sessions.list_open_idle(cutoff, limit=batch_size, after=after)
             for session in idle:
-                if not self._close(session, "idle_sweep").already_closed:
-                    closed += 1
+                try:
+                    if not self._closer.close(session, "idle_sweep").already_closed:
+                        closed += 1
+                except Exception as exc:  # one session's failure is isolated from the rest
+                    failures.append(sweep_failure(session, exc))
             if len(idle) < batch_size:
-                return closed
-
-    def _close(self, session: Session, trigger: CloseTrigger) -> SessionClosure:
-        scope = scope_for_project(session.metadata.project_scope)
-        # ``session`` may be stale (listed by a sweep before another worker closed it).
-        current = self._storage.sessions.get(session.principal, session.id) or session
-        if not current.is_open:
-            return SessionClosure(
-                session=current,
-                trigger=trigger,
-                scope=scope,
-                consolidation=None,
-                already_closed=True,
-            )
-        consolidation: ConsolidationCounts | None = None
-        if self._profiles.formation.session_boundary_enabled:
-            consolidation = self._consolidator.run(
-                trigger, scope, session.id, principal=session.principal
-            )
-        with self._storage.unit_of_work():
-            # Re-read under the unit (the principal's lock on PostgreSQL): another close may
-            # have finished while this one consolidated; its close and its event stand.
-            current = self._storage.sessions.get(session.principal, session.id) or current
-            if not current.is_open:
-                return SessionClosure(
-                    session=current,
-                    trigger=trigger,
-                    scope=scope,
-                    consolidation=consolidation,
-                    already_closed=True,
-                )
-            closed = self._close_now(current, trigger, scope, consolidation)
-        return SessionClosure(
-            session=closed, trigger=trigger, scope=scope, consolidation=consolidation
-        )
-
-    def _close_now(
-        self,
-        current: Session,
-        trigger: CloseTrigger,
-        scope: str,
-        consolidation: ConsolidationCounts | None,
-    ) -> Session:
-        """Mark the session closed and write ``session.closed`` (inside the caller's unit)."""
-        closed = self._storage.sessions.update(
-            current.model_copy(update={"closed_at": self._clock.now()})
-        )
-        payload: dict[str, Any] = {"trigger": trigger, "scope": scope, "consolidated": False}
-        if consolidation is not None:
-            payload.update(
-                consolidated=True,
-                policy_version=consolidation.policy_version,
-                proposed=consolidation.proposed,
-                committed=consolidation.committed,
-                reinforced=consolidation.reinforced,
-                superseded=consolidation.superseded,
-                conflicted=consolidation.conflicted,
-                rejected=consolidation.rejected,
-                ungrounded=consolidation.ungrounded,
-                invalid_provenance=consolidation.invalid_provenance,
-                refused_hazard=consolidation.refused_hazard,
-                dropped_for_ceiling=consolidation.dropped_for_ceiling,
-            )
-        self._writer.append(
-            SESSION_CLOSED,
-            principal=current.principal,
-            session_id=current.id,
-            actor="runtime",
-            trust=Trust.SYSTEM,
-            payload=payload,
-        )
-        return closed
+                return SweepReport(closed=closed, failures=tuple(failures))
+            after = (idle[-1].last_activity_at, idle[-1].id)
 
     def _record(
         self,
@@ -377,34 +350,22 @@ class SessionService:
         principal: Principal | None,
         event_type: str,
         run_id: str | None,
+        idempotency_key: str | None,
     ) -> Event:
-        if not text.strip():
-            raise UsageError("a message needs non-empty text")
-        who = principal or self._principal
-        session = self._require_open(session_id, who)
         is_user = event_type == USER_MESSAGE_CREATED
-        event = self._writer.append(
-            event_type,
-            principal=who,
+        return record_message(
+            self._storage,
+            self._writer,
+            self._clock,
+            principal=principal or self._principal,
             session_id=session_id,
-            run_id=run_id,
+            event_type=event_type,
+            text=text,
             actor="user" if is_user else "assistant",
             trust=Trust.USER if is_user else Trust.SYSTEM,
-            payload={"text": text},
-        )
-        self._touch(session)
-        return event
-
-    def _require_open(self, session_id: str, principal: Principal) -> Session:
-        session = self.get(session_id, principal)
-        if not session.is_open:
-            raise UsageError(f"session {session_id} is closed; open a new session to continue")
-        return session
-
-    def _touch(self, session: Session) -> None:
-        current = self._storage.sessions.get(session.principal, session.id) or session
-        self._storage.sessions.update(
-            current.model_copy(update={"last_activity_at": self._clock.now()})
+            run_id=run_id,
+            idempotency_key=idempotency_key,
+            max_bytes=self._max_message_bytes,
         )
 
     @staticmethod
@@ -420,3 +381,15 @@ class SessionService:
                 f"invalid session metadata ({validation_problems(exc)}); "
                 "the known key is 'project_scope'"
             ) from exc
+
+
+__all__ = [
+    "CLOSE_ATTEMPTS",
+    "CloseTrigger",
+    "ConsolidationCounts",
+    "Consolidator",
+    "SessionClosure",
+    "SessionService",
+    "SweepFailure",
+    "SweepReport",
+]

@@ -11,11 +11,14 @@ reaches a row, exactly as the reference tier refuses it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NoReturn
 
 import psycopg
 import sqlalchemy as sa
+from pydantic import ValidationError
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql
 
@@ -30,7 +33,14 @@ from memory_core.domain import (
     Rejection,
     Session,
 )
-from memory_core.errors import ConflictError, DuplicateIdError, NotFoundError, UsageError
+from memory_core.errors import (
+    ConflictError,
+    DuplicateIdError,
+    NotFoundError,
+    SessionClosedError,
+    UsageError,
+)
+from memory_core.ports import IDEMPOTENCY_KEY_FIELD
 from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
 from memory_store_pg._queries import (
@@ -57,6 +67,7 @@ from memory_store_pg._rows import (
 from memory_store_pg._schema import (
     BELIEF_COLUMNS,
     BULK_BELIEF_COLUMNS,
+    EVENT_COLUMNS,
     event_sequence_seq,
     events,
     formation_watermarks,
@@ -66,6 +77,8 @@ from memory_store_pg._schema import (
     store_position_seq,
     traces,
 )
+
+_log = logging.getLogger(__name__)
 
 
 def _check_limit(limit: int, what: str) -> int:
@@ -81,7 +94,12 @@ class PostgresEventLog:
         self._db = db
 
     def append(self, event: Event) -> Event:
-        """Store ``event`` with the next sequence number; a known id is a ``ConflictError``."""
+        """Store ``event`` with the next sequence number.
+
+        Raises:
+            DuplicateIdError: the event id is already stored.
+            ConflictError: the principal's session already holds this idempotency key.
+        """
         event = revalidated(event)
         statement = insert_unless_exists(
             events,
@@ -92,12 +110,35 @@ class PostgresEventLog:
         with self._db.connect(event.principal, write=True) as connection:
             sequence = connection.execute(statement).scalar_one_or_none()
         if sequence is None:
+            # ON CONFLICT DO NOTHING covers the idempotency index too: say which one it was.
+            key = event.payload.get(IDEMPOTENCY_KEY_FIELD)
+            if event.session_id is not None and isinstance(key, str):
+                held = self.find_by_idempotency_key(event.principal, event.session_id, key)
+                if held is not None and held.event_id != event.event_id:
+                    raise ConflictError(
+                        f"session {event.session_id} already has an event with idempotency "
+                        f"key {key!r}; a retried record returns that event instead of storing "
+                        "again"
+                    )
             raise DuplicateIdError("event", event.event_id)
         return event.model_copy(update={"sequence": sequence})
 
+    def find_by_idempotency_key(
+        self, principal: Principal, session_id: str, key: str
+    ) -> Event | None:
+        """The principal's event of the session carrying idempotency ``key``, or ``None``."""
+        statement = sa.select(*EVENT_COLUMNS).where(
+            owned_by(events, principal),
+            events.c.session_id == session_id,
+            events.c.idempotency_key == key,
+        )
+        with self._db.connect(principal, write=False) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        return None if row is None else to_record(Event, row)
+
     def get(self, principal: Principal, event_id: str) -> Event | None:
         """Return the principal's event, or ``None`` (another principal's id is invisible)."""
-        statement = sa.select(events).where(
+        statement = sa.select(*EVENT_COLUMNS).where(
             owned_by(events, principal), events.c.event_id == event_id
         )
         with self._db.connect(principal, write=False) as connection:
@@ -109,7 +150,7 @@ class PostgresEventLog:
     ) -> list[Event]:
         """The principal's events of one session past the cursor, in sequence order."""
         statement = (
-            sa.select(events)
+            sa.select(*EVENT_COLUMNS)
             .where(
                 owned_by(events, principal),
                 events.c.session_id == session_id,
@@ -178,33 +219,162 @@ class PostgresSessionStore:
         return None if row is None else to_record(Session, row)
 
     def update(self, session: Session) -> Session:
-        """Replace an existing session of the same principal."""
+        """Replace an existing session of the same principal; a closed one never reopens.
+
+        One conditional ``UPDATE``: an open record is written only over an open row.
+
+        Raises:
+            NotFoundError: no such session for the principal.
+            SessionClosedError: the stored session is closed and ``session`` is open.
+        """
         session = revalidated(session)
         values = session_values(session)
+        where = [owned_by(sessions, session.principal), sessions.c.id == session.id]
+        if session.is_open:
+            where.append(sessions.c.closed_at.is_(None))
         statement = (
             sa.update(sessions)
-            .where(owned_by(sessions, session.principal), sessions.c.id == session.id)
+            .where(*where)
             .values(update_values(sessions, values))
             .returning(sessions.c.id)
         )
         with self._db.connect(session.principal, write=True) as connection:
             updated = connection.execute(statement).scalar_one_or_none()
         if updated is None:
-            raise NotFoundError(f"session {session.id} does not exist for this principal")
+            self._refuse(session.principal, session.id)
         return session
 
-    def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
-        """Open sessions (any principal) idle since at or before the instant, oldest first."""
-        instant = require_aware(last_activity_before, "last_activity_before")
+    def touch(self, principal: Principal, session_id: str, at: datetime) -> Session:
+        """Move an open session's last activity to ``at`` (never backwards), in one
+        conditional ``UPDATE ... WHERE closed_at IS NULL``.
+
+        Raises:
+            NotFoundError: no such session for the principal.
+            SessionClosedError: the session is closed.
+        """
+        instant = require_aware(at, "at")
+        statement = (
+            sa.update(sessions)
+            .where(
+                owned_by(sessions, principal),
+                sessions.c.id == session_id,
+                sessions.c.closed_at.is_(None),
+            )
+            .values(
+                last_activity_at=sa.func.greatest(
+                    sessions.c.last_activity_at, sa.literal(instant, sessions.c.opened_at.type)
+                )
+            )
+            .returning(*sessions.c)
+        )
+        with self._db.connect(principal, write=True) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        if row is None:
+            self._refuse(principal, session_id)
+        return to_record(Session, row)
+
+    def close(self, principal: Principal, session_id: str, at: datetime) -> Session | None:
+        """Mark an open session closed at ``at`` (``UPDATE ... WHERE closed_at IS NULL``);
+        ``None`` when it was already closed.
+
+        Raises:
+            NotFoundError: no such session for the principal.
+        """
+        instant = require_aware(at, "at")
+        statement = (
+            sa.update(sessions)
+            .where(
+                owned_by(sessions, principal),
+                sessions.c.id == session_id,
+                sessions.c.closed_at.is_(None),
+            )
+            .values(closed_at=sa.literal(instant, sessions.c.closed_at.type))
+            .returning(*sessions.c)
+        )
+        with self._db.connect(principal, write=True) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        if row is not None:
+            return to_record(Session, row)
+        if self.get(principal, session_id) is None:
+            raise NotFoundError(f"session {session_id} does not exist for this principal")
+        return None
+
+    def lock(self, principal: Principal, session_id: str) -> Session | None:
+        """Read the session ``FOR UPDATE``: its row stays locked until the unit of work ends."""
         statement = (
             sa.select(sessions)
-            .where(sessions.c.closed_at.is_(None), sessions.c.last_activity_at <= instant)
-            .order_by(sessions.c.last_activity_at, sessions.c.id)
-            .limit(_check_limit(limit, "list_open_idle"))
+            .where(owned_by(sessions, principal), sessions.c.id == session_id)
+            .with_for_update()
         )
-        with self._db.connect(None, write=False) as connection:
-            rows = connection.execute(statement).mappings().all()
-        return [to_record(Session, row) for row in rows]
+        with self._db.connect(principal, write=True) as connection:
+            row = connection.execute(statement).mappings().one_or_none()
+        return None if row is None else to_record(Session, row)
+
+    def _refuse(self, principal: Principal, session_id: str) -> NoReturn:
+        """Raise why a conditional write changed no row: no such session, or it is closed."""
+        current = self.get(principal, session_id)
+        if current is None:
+            raise NotFoundError(f"session {session_id} does not exist for this principal")
+        raise SessionClosedError(session_id)
+
+    def list_open_idle(
+        self,
+        last_activity_before: datetime,
+        limit: int = 100,
+        *,
+        after: tuple[datetime, str] | None = None,
+    ) -> list[Session]:
+        """Open sessions (any principal) idle since at or before the instant, oldest first.
+
+        ``after`` is a keyset cursor over ``(last_activity_at, id)``. A row that is not a
+        valid session (written by another version, or by hand) is logged and skipped, and the
+        page is filled from the rows after it, so one unreadable session never stops a sweep
+        (the reference tier validates every write and cannot hold such a row).
+        """
+        instant = require_aware(last_activity_before, "last_activity_before")
+        limit = _check_limit(limit, "list_open_idle")
+        listed: list[Session] = []
+        cursor = None if after is None else (require_aware(after[0], "after"), after[1])
+        while len(listed) < limit:
+            want = limit - len(listed)
+            with self._db.connect(None, write=False) as connection:
+                rows = connection.execute(_idle_sessions(instant, cursor, want)).mappings().all()
+            for row in rows:
+                try:
+                    listed.append(to_record(Session, row))
+                except ValidationError as exc:
+                    _log.warning(
+                        "skipping unreadable session %s of %s/%s in the idle listing: %s",
+                        row["id"],
+                        row["tenant_id"],
+                        row["principal_id"],
+                        exc.errors(include_url=False, include_input=False),
+                    )
+            if len(rows) < want:
+                break
+            cursor = (rows[-1]["last_activity_at"], rows[-1]["id"])
+        return listed
+
+
+def _idle_sessions(
+    instant: datetime, after: tuple[datetime, str] | None, limit: int
+) -> sa.Select[tuple[object, ...]]:
+    """Open sessions idle at ``instant``, past the ``(last_activity_at, id)`` cursor."""
+    where = [sessions.c.closed_at.is_(None), sessions.c.last_activity_at <= instant]
+    if after is not None:
+        where.append(
+            sa.tuple_(sessions.c.last_activity_at, sessions.c.id)
+            > sa.tuple_(
+                sa.literal(after[0], sessions.c.last_activity_at.type),
+                sa.literal(after[1], sessions.c.id.type),
+            )
+        )
+    return (
+        sa.select(sessions)
+        .where(*where)
+        .order_by(sessions.c.last_activity_at, sessions.c.id)
+        .limit(limit)
+    )
 
 
 class PostgresMemoryStore:

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Engine, make_url
 
-from memory_core.errors import ConflictError, StorageUnavailableError, UsageError
+from memory_core.errors import ConflictError, StorageError, StorageUnavailableError, UsageError
 
 DATABASE_URL_ENV = "MEMORY_DATABASE_URL"
 """The environment variable read when no database URL is passed."""
@@ -27,6 +27,8 @@ _UNAVAILABLE_STATES = ("08", "57P", "53")
 _SCHEMA_STATES = {"42P01": "table", "42703": "column", "42883": "function"}
 _NO_SCHEMA_SELECTED = "3F000"
 _RETRYABLE_STATES = {"40001": "serialization failure", "40P01": "deadlock"}
+_DATA_EXCEPTION = "22"  # the value cannot be stored (NUL in text, out of range, bad encoding)
+_INTEGRITY_VIOLATION = "23"
 
 
 def resolve_url(database_url: str | None) -> URL:
@@ -97,11 +99,14 @@ def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Eng
 
 
 def translate(exc: sa_exc.DBAPIError, where: str) -> Exception:
-    """The memory-core error for a driver error, or ``exc`` itself when it is a bug.
+    """The memory-core error for a driver error.
 
     Unreachable servers and dropped connections become ``StorageUnavailableError``; a missing
     table or column (a schema behind the package) too, naming the upgrade command; deadlocks
-    and serialization failures become ``ConflictError`` (retry the unit of work).
+    and serialization failures become ``ConflictError`` (retry the unit of work); a value the
+    server cannot store (SQLSTATE class 22, or psycopg refusing NUL in text) ``UsageError``;
+    another constraint violation (class 23) ``ConflictError``; anything else ``StorageError``.
+    No raw driver error leaves the store.
     """
     original = exc.orig
     state = getattr(original, "sqlstate", None) or ""
@@ -131,7 +136,18 @@ def translate(exc: sa_exc.DBAPIError, where: str) -> Exception:
             f"a concurrent writer conflicted with this unit of work "
             f"({_RETRYABLE_STATES[state]}); retry it"
         )
-    return exc
+    if state.startswith(_DATA_EXCEPTION) or (isinstance(original, psycopg.DataError) and not state):
+        # psycopg refuses some values before they reach the server (NUL in text: no state)
+        return UsageError(
+            f"PostgreSQL at {where} cannot store a value of this record ({first_line}); "
+            "fix the value (text must be valid Unicode without NUL)"
+        )
+    if state.startswith(_INTEGRITY_VIOLATION):
+        return ConflictError(f"the write would break a store constraint ({first_line})")
+    return StorageError(
+        f"PostgreSQL at {where} failed the operation (SQLSTATE {state or 'none'}: "
+        f"{first_line}); this is a bug or an unsupported server - report it"
+    )
 
 
 @contextmanager
@@ -140,10 +156,13 @@ def translated_errors(where: str) -> Iterator[None]:
     try:
         yield
     except sa_exc.DBAPIError as exc:
-        translated = translate(exc, where)
-        if translated is exc:
-            raise
-        raise translated from exc
+        raise translate(exc, where) from exc
+    except UnicodeEncodeError as exc:
+        # psycopg encodes text as UTF-8 before sending it: a surrogate code point cannot be
+        raise UsageError(
+            f"a value for PostgreSQL at {where} is not valid Unicode ({exc.reason} at index "
+            f"{exc.start}); text must not hold surrogate code points"
+        ) from exc
 
 
 __all__ = [

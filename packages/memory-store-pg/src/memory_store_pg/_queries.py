@@ -17,7 +17,14 @@ from sqlalchemy.sql.elements import ColumnElement
 from memory_core.domain import LIVE_STATUSES, BeliefStatus, Principal, RecallQuery
 from memory_core.tokenizer import normalize_subject, tokenize
 from memory_store_pg._rows import bind
-from memory_store_pg._schema import BELIEF_COLUMNS, LEXICAL_CONFIG, events, memories, traces
+from memory_store_pg._schema import (
+    BELIEF_COLUMNS,
+    EVENT_COLUMNS,
+    LEXICAL_CONFIG,
+    events,
+    memories,
+    traces,
+)
 
 _REGCONFIG: sa.ColumnClause[Any] = sa.literal_column(f"'{LEXICAL_CONFIG}'::regconfig")
 
@@ -155,7 +162,7 @@ def event_page_statement(
     Newest first when ``descending``; either direction is a range scan of
     ``ix_events_principal_sequence`` that stops after ``limit`` rows.
     """
-    statement = sa.select(events).where(
+    statement = sa.select(*EVENT_COLUMNS).where(
         owned_by(events, principal), events.c.sequence > after_sequence
     )
     if before_sequence is not None:

@@ -18,6 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import Belief, Event, RecallTrace, Rejection, Session
 from memory_core.errors import UsageError
+from memory_core.ports import IDEMPOTENCY_KEY_FIELD
 from memory_core.tokenizer import normalize_subject
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -57,9 +58,14 @@ def bind(table: sa.Table, column: str, value: Any) -> ColumnElement[Any]:
 
 
 def event_values(event: Event) -> dict[str, Any]:
-    """Column values of an event (without its sequence, which the store stamps)."""
+    """Column values of an event (without its sequence, which the store stamps).
+
+    ``idempotency_key`` is the payload's key of that name when it is a str (else ``NULL``).
+    """
     values = {name: _plain(value) for name, value in event.model_dump().items()}
     values.pop("sequence")
+    key = event.payload.get(IDEMPOTENCY_KEY_FIELD)
+    values["idempotency_key"] = key if isinstance(key, str) else None
     return values
 
 

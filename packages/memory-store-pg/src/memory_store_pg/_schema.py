@@ -26,6 +26,9 @@ Indexes and the query each one serves:
     trace sweep's bounded id-subquery.
 ``ix_sessions_open_idle``
     ``(last_activity_at, id)`` over open sessions: the idle-session sweep.
+``uq_events_session_idempotency_key``
+    unique ``(tenant_id, principal_id, session_id, idempotency_key)`` over events carrying a
+    key: a retried record finds the event it stored, and never stores a second.
 """
 
 from __future__ import annotations
@@ -95,6 +98,10 @@ events = sa.Table(
     # ``json`` (not ``jsonb``) keeps the payload's key order and number text exactly.
     sa.Column("payload", postgresql.JSON(none_as_null=True), nullable=False),
     sa.Column("created_at", _ts(), nullable=False),
+    # The payload's ``idempotency_key`` (a str) copied out by the adapter: a column, not an
+    # expression over ``payload``, so indexing it never parses the JSON (which PostgreSQL
+    # refuses to de-escape when a string in it holds \u0000).
+    sa.Column("idempotency_key", _key()),
     sa.PrimaryKeyConstraint("tenant_id", "principal_id", "event_id", name="pk_events"),
     # Ids are unique across the store, as the reference tier enforces; a tenant-distributed
     # deployment would keep only the primary key.
@@ -111,6 +118,21 @@ sa.Index(
     events.c.session_id,
     events.c.sequence,
 )
+
+sa.Index(
+    "uq_events_session_idempotency_key",
+    events.c.tenant_id,
+    events.c.principal_id,
+    events.c.session_id,
+    events.c.idempotency_key,
+    unique=True,
+    postgresql_where=sa.text("idempotency_key IS NOT NULL"),
+)
+
+EVENT_COLUMNS: tuple[sa.Column[Any], ...] = tuple(
+    column for column in events.c if column.name != "idempotency_key"
+)
+"""The columns an event record is read from (the key is read from the payload)."""
 
 sessions = sa.Table(
     "sessions",
@@ -304,6 +326,7 @@ sa.Index(
 __all__ = [
     "BELIEF_COLUMNS",
     "BULK_BELIEF_COLUMNS",
+    "EVENT_COLUMNS",
     "LEXICAL_CONFIG",
     "LEXICAL_DOCUMENT_SQL",
     "VERSION_TABLE",

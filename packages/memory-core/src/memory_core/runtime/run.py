@@ -31,6 +31,7 @@ makes no further call after it (``budget_exhausted``, ``error_class`` ``CostUnkn
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections.abc import Callable, Sequence
@@ -41,10 +42,11 @@ from typing import Protocol
 
 from memory_core.clock import Clock
 from memory_core.domain import Event, JsonValue, Principal, Session, Trust
-from memory_core.errors import NotFoundError, UsageError
+from memory_core.errors import NotFoundError, SessionClosedError, UsageError
 from memory_core.formation.usage import UsageResult
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
+from memory_core.recording import record_message
 from memory_core.retrieval import Corrections, RecallRequest, RecallResult
 from memory_core.runtime.context import BuiltContext, ContextBuilder, ContextOverflowError
 from memory_core.runtime.events import (
@@ -68,6 +70,7 @@ from memory_core.runtime.model import (
 )
 from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.tools import ToolContext, ToolExecutor
+from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
 
 _log = logging.getLogger(__name__)
 
@@ -239,8 +242,10 @@ class RunService:
         principal: Principal,
         completion_hooks: Sequence[CompletionHook] = (),
         usage_recorder: UsageRecorder | None = None,
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
     ) -> None:
         self._usage_recorder = usage_recorder
+        self._max_message_bytes = max_message_bytes  # the sessions' bound on one prompt
         self._storage = storage
         self._clock = clock
         self._ids = ids
@@ -275,8 +280,8 @@ class RunService:
             raise UsageError(
                 "this composition has no model; pass model= or script= to bootstrap.build()"
             )
-        if not prompt.strip():
-            raise UsageError("the prompt is empty; submit the user's message text")
+        # the sessions' input gate, before any write
+        check_message_text(prompt, field="prompt", max_bytes=self._max_message_bytes)
         who = principal or self._principal
         session = self._open_session(who, session_id)
         run_id = self._ids.new_id()
@@ -304,17 +309,22 @@ class RunService:
         )
         earlier = self._storage.events.read_session(who, session_id)
         snapshot_block, history = session_transcript(earlier)
-        user_event = self._writer.append(
-            USER_MESSAGE_CREATED,
+        # event + session activity in one unit, refused if a close committed meanwhile
+        user_event = record_message(
+            self._storage,
+            self._writer,
+            self._clock,
             principal=who,
             session_id=session_id,
-            run_id=run_id,
+            event_type=USER_MESSAGE_CREATED,
+            text=prompt,
             actor="user",
             trust=Trust.USER,
-            payload={"text": prompt},
+            run_id=run_id,
+            max_bytes=self._max_message_bytes,
+            field="prompt",
         )
         turn_id = user_event.event_id
-        self._touch(session)
 
         base_request = RecallRequest(
             principal=who,
@@ -605,11 +615,9 @@ class RunService:
         return session
 
     def _touch(self, session: Session) -> None:
-        current = self._storage.sessions.get(session.principal, session.id)
-        if current is not None and current.is_open:
-            self._storage.sessions.update(
-                current.model_copy(update={"last_activity_at": self._clock.now()})
-            )
+        # conditional: a session a close marked closed meanwhile stays closed
+        with contextlib.suppress(SessionClosedError):
+            self._storage.sessions.touch(session.principal, session.id, self._clock.now())
 
     def _record_usage(self, run: Run, session: Session) -> UsageResult | None:
         """Usage feedback in its own error boundary: a failure is recorded, never raised."""

@@ -30,7 +30,14 @@ from memory_core.domain import (
     Rejection,
     Session,
 )
-from memory_core.errors import DuplicateIdError, NotFoundError, UsageError
+from memory_core.errors import (
+    ConflictError,
+    DuplicateIdError,
+    NotFoundError,
+    SessionClosedError,
+    UsageError,
+)
+from memory_core.ports import IDEMPOTENCY_KEY_FIELD
 from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
 
 _Key = tuple[str, str]
@@ -104,23 +111,39 @@ class InMemoryEventLog:
         self._sequence = 0
         self._by_principal: dict[_Key, list[Event]] = defaultdict(list)
         self._by_id: dict[str, Event] = {}
+        self._by_key: dict[tuple[_Key, str, str], Event] = {}
 
     def append(self, event: Event) -> Event:
-        """Store ``event`` with the next sequence number."""
+        """Store ``event`` with the next sequence number.
+
+        Raises:
+            DuplicateIdError: the event id is already stored.
+            ConflictError: the principal's session already holds this idempotency key.
+        """
         event = revalidated(event)
         with self._lock:
             if event.event_id in self._by_id:
                 raise DuplicateIdError("event", event.event_id)
+            slot = _idempotency_slot(event)
+            if slot is not None and slot in self._by_key:
+                raise ConflictError(
+                    f"session {event.session_id} already has an event with idempotency key "
+                    f"{slot[2]!r}; a retried record returns that event instead of storing again"
+                )
             self._sequence += 1
             stamped = event.model_copy(update={"sequence": self._sequence})
             owned = self._by_principal[_key(stamped.principal)]
             owned.append(stamped)
             self._by_id[stamped.event_id] = stamped
+            if slot is not None:
+                self._by_key[slot] = stamped
 
             def undo() -> None:
                 # undone newest first, so the event is the last of its principal's list
                 owned.pop()
                 del self._by_id[stamped.event_id]
+                if slot is not None:
+                    del self._by_key[slot]
 
             self._units.record(undo)
             return stamped
@@ -130,6 +153,13 @@ class InMemoryEventLog:
         with self._lock:
             event = self._by_id.get(event_id)
         return event if event is not None and event.principal == principal else None
+
+    def find_by_idempotency_key(
+        self, principal: Principal, session_id: str, key: str
+    ) -> Event | None:
+        """The principal's event of the session carrying idempotency ``key``, or ``None``."""
+        with self._lock:
+            return self._by_key.get((_key(principal), session_id, key))
 
     def read_session(
         self, principal: Principal, session_id: str, *, after_sequence: int = 0
@@ -184,6 +214,14 @@ def _event_sequence(event: Event) -> int:
     return event.sequence
 
 
+def _idempotency_slot(event: Event) -> tuple[_Key, str, str] | None:
+    """Where an event's idempotency key is indexed (``None`` when it carries none)."""
+    key = event.payload.get(IDEMPOTENCY_KEY_FIELD)
+    if event.session_id is None or not isinstance(key, str):
+        return None
+    return (_key(event.principal), event.session_id, key)
+
+
 class InMemorySessionStore:
     """Sessions kept in a dict."""
 
@@ -209,25 +247,88 @@ class InMemorySessionStore:
         return session if session is not None and session.principal == principal else None
 
     def update(self, session: Session) -> Session:
-        """Replace an existing session of the same principal."""
+        """Replace an existing session of the same principal; a closed one never reopens.
+
+        Raises:
+            NotFoundError: no such session for the principal.
+            SessionClosedError: the stored session is closed and ``session`` is open.
+        """
         session = revalidated(session)
         with self._lock:
-            current = self._sessions.get(session.id)
-            if current is None or current.principal != session.principal:
-                raise NotFoundError(f"session {session.id} does not exist for this principal")
-            self._sessions[session.id] = session
-            self._units.record(functools.partial(self._sessions.__setitem__, current.id, current))
+            current = self._owned(session.principal, session.id)
+            if not current.is_open and session.is_open:
+                raise SessionClosedError(session.id)
+            self._replace(current, session)
             return session
 
-    def list_open_idle(self, last_activity_before: datetime, limit: int = 100) -> list[Session]:
-        """Open sessions idle since at or before the instant, oldest activity first."""
+    def touch(self, principal: Principal, session_id: str, at: datetime) -> Session:
+        """Move an open session's last activity to ``at`` (never backwards).
+
+        Raises:
+            NotFoundError: no such session for the principal.
+            SessionClosedError: the session is closed.
+        """
+        at = require_aware(at, "at")
+        with self._lock:
+            current = self._owned(principal, session_id)
+            if not current.is_open:
+                raise SessionClosedError(session_id)
+            if at <= current.last_activity_at:
+                return current
+            touched = current.model_copy(update={"last_activity_at": at})
+            self._replace(current, touched)
+            return touched
+
+    def close(self, principal: Principal, session_id: str, at: datetime) -> Session | None:
+        """Mark an open session closed at ``at``; ``None`` when it is already closed.
+
+        Raises:
+            NotFoundError: no such session for the principal.
+        """
+        at = require_aware(at, "at")
+        with self._lock:
+            current = self._owned(principal, session_id)
+            if not current.is_open:
+                return None
+            closed = current.model_copy(update={"closed_at": at})
+            self._replace(current, closed)
+            return closed
+
+    def lock(self, principal: Principal, session_id: str) -> Session | None:
+        """The session; inside a unit of work the tier's lock already holds it."""
+        return self.get(principal, session_id)
+
+    def _owned(self, principal: Principal, session_id: str) -> Session:
+        current = self._sessions.get(session_id)
+        if current is None or current.principal != principal:
+            raise NotFoundError(f"session {session_id} does not exist for this principal")
+        return current
+
+    def _replace(self, current: Session, session: Session) -> None:
+        self._sessions[session.id] = session
+        self._units.record(functools.partial(self._sessions.__setitem__, current.id, current))
+
+    def list_open_idle(
+        self,
+        last_activity_before: datetime,
+        limit: int = 100,
+        *,
+        after: tuple[datetime, str] | None = None,
+    ) -> list[Session]:
+        """Open sessions idle since at or before the instant, oldest activity first.
+
+        ``after`` is a keyset cursor: only sessions whose ``(last_activity_at, id)`` sorts
+        after it are listed.
+        """
         last_activity_before = require_aware(last_activity_before, "last_activity_before")
         _check_limit(limit, "list_open_idle")
         with self._lock:
             idle = [
                 s
                 for s in self._sessions.values()
-                if s.closed_at is None and s.last_activity_at <= last_activity_before
+                if s.closed_at is None
+                and s.last_activity_at <= last_activity_before
+                and (after is None or (s.last_activity_at, s.id) > after)
             ]
         idle.sort(key=lambda s: (s.last_activity_at, s.id))
         return idle[:limit]
