@@ -257,7 +257,26 @@ def test_candidate_ceiling_counts_what_it_drops(make_harness: Any) -> None:
     harness.say("s1", "I live in Oslo. I use Git. I speak Norwegian. I have a cat.")
     result = harness.service.run("manual", "general", "s1")
     assert counts(result) == zero(proposed=4, committed=2, dropped_for_ceiling=2)
-    assert harness.statements() == ["User lives in Oslo.", "User uses Git."]
+    assert harness.statements() == ["User speaks Norwegian.", "User has a cat."]
+
+
+def test_the_ceiling_keeps_the_newest_candidates_so_a_late_correction_holds(
+    make_harness: Any,
+) -> None:
+    harness = make_harness()
+    ceiling = load_profiles().formation.max_candidates
+    harness.open("s1")
+    harness.say("s1", "I live in Oslo.")
+    for index in range(40):
+        harness.say("s1", f"I use Tool{index}.")
+    harness.say("s1", "Actually, I moved to Rome last week.")
+    result = harness.service.run("manual", "general", "s1")
+    assert result.proposed == 42
+    assert result.dropped_for_ceiling == 42 - ceiling
+    statements = harness.statements()
+    assert "User lives in Rome." in statements
+    assert "User lives in Oslo." not in statements
+    assert "User uses Tool39." in statements and "User uses Tool0." not in statements
 
 
 def test_one_event_per_change_with_ids_and_no_statement_text(harness: Harness) -> None:

@@ -10,8 +10,9 @@
    (a hazardous one is counted ``refused_hazard``) and against provenance (it may only cite
    the turn it came from; another is counted ``invalid_provenance``), whatever extractor made
    it;
-4. at most ``profiles.formation.max_candidates`` automatic candidates go on; the rest are
-   counted ``dropped_for_ceiling``;
+4. at most ``profiles.formation.max_candidates`` automatic candidates go on, the newest ones
+   (what the user said last is what holds now); the older rest are counted
+   ``dropped_for_ceiling``;
 5. recorded rejections are re-read and re-applied: a candidate matching one is counted
    ``rejected`` and never committed;
 6. the resolver decides same source / duplicate / contradiction / new, and the service writes
@@ -614,7 +615,9 @@ class GovernedMemoryService:
         tally.proposed += len(candidates)
         ceiling = self._profiles.formation.max_candidates
         tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
-        self._apply(tally, principal, session, scope, candidates[:ceiling], trigger)
+        # The newest candidates go on: a later correction outranks the facts said before it.
+        kept = candidates[len(candidates) - ceiling :] if tally.dropped_for_ceiling else candidates
+        self._apply(tally, principal, session, scope, kept, trigger)
         # The memory events just written belong to this session too: skip past them, unless
         # an unread turn precedes them.
         new_watermark = max(read_up_to, tally.last_sequence) if complete else read_up_to
