@@ -3,9 +3,10 @@
 The reference below is the splitter's original formulation (a regular expression searched over
 everything before the terminator, and a slice of everything after it), which is quadratic in
 the length of a turn (its ``$`` also matched before a trailing line break, so ``Dr\n.`` read
-``Dr`` as the word before the period; ``\Z`` here, as intended); the shipped splitter looks only at the neighbouring characters. Over
-generated text built from the pieces that decide a boundary (abbreviations, dotted tokens,
-lowercase continuations, quotes, line breaks) the two must split identically.
+``Dr`` as the word before the period; ``\\Z`` here, as intended); the shipped splitter looks
+only at the neighbouring characters. Over generated text built from the pieces that decide a
+boundary (abbreviations, dotted tokens, lowercase continuations, quotes, line breaks) the two
+must split identically.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from memory_core.formation import (
     GovernedMemoryService,
     Turn,
 )
+from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 from memory_core.profiles import load_profiles
 from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
 
@@ -88,7 +89,7 @@ def test_relocation_scenario_supersedes_and_links_both_ways(harness: Harness) ->
     harness.say("s01", "By the way, I prefer concise answers.")
     first = harness.service.run("session_close", "general", "s01")
     assert counts(first) == zero(proposed=3, committed=3)
-    assert first.policy_version == "formation@5"
+    assert first.policy_version == DETERMINISTIC_FORMATION_POLICY
 
     harness.clock.advance(3 * 86400)
     harness.open("s03")
@@ -124,7 +125,7 @@ def test_formed_beliefs_carry_user_authority_provenance_and_policy(harness: Harn
     assert belief.confidence >= 0.9
     assert belief.source_event_ids == (event.event_id,)
     assert belief.source_session_id == "s1"
-    assert belief.consolidation_policy_version == "formation@5"
+    assert belief.consolidation_policy_version == DETERMINISTIC_FORMATION_POLICY
     assert belief.valid_from == belief.last_evidence_at == event.created_at
 
 

@@ -243,3 +243,130 @@ _RELATION_MODIFIERS = (
 )
 """Words that may stand between ``my`` and a relation word (``my younger sister``); a word
 like ``old`` or ``former`` may not, since it names a past relation."""
+
+# Conversational rules: verb forms, vague and transient heads, family words.
+
+_ADVERB_WORDS = _words(
+    """really just also actually finally recently always never usually sometimes often even
+    still totally definitely absolutely kinda kind of honestly already only mostly mainly
+    literally seriously truly genuinely basically currently now then again once twice first
+    so very super pretty quite too all soon ever lately luckily sadly thankfully hopefully
+    officially especially obviously clearly certainly surely"""
+)
+
+_NOT_ADVERBS = frozenset({"only", "early", "family", "rally", "belly", "fly", "reply", "apply"})
+
+_STOP_VERBS = _words(
+    """know knew think thought guess believe suppose mean meant agree agreed wonder wondered
+    bet understand understood see hope wish appreciate appreciated admire admired
+    can could would should might may must shall will love like enjoy hate adore
+    miss totally am was has have do did is are were be been being say said tell told need
+    ask asked wanna gotta hear heard"""
+)
+"""Verbs read elsewhere (attitudes, possession, be) or that report a thought, not an event."""
+
+_IRREGULAR_PAST = _words(
+    """went got made took saw had was were did came gave found bought brought thought told said
+    ran began wrote met left felt kept lost won built sent spent taught caught sold held heard
+    paid sat stood understood became ate drank drove flew grew knew threw wore swam sang rode
+    chose broke spoke forgot fell slept woke fought dealt lent meant led fed hung shot lit struck
+    dug stuck spun slid bit hid shook put set cut hit let quit hurt shut read began drew"""
+)
+
+_IRREGULAR_BASE = {
+    "went": "go",
+    "got": "get",
+    "made": "make",
+    "took": "take",
+    "saw": "see",
+    "came": "come",
+    "gave": "give",
+    "found": "find",
+    "bought": "buy",
+    "brought": "bring",
+    "ran": "run",
+    "began": "begin",
+    "wrote": "write",
+    "met": "meet",
+    "left": "leave",
+    "kept": "keep",
+    "lost": "lose",
+    "won": "win",
+    "built": "build",
+    "sent": "send",
+    "spent": "spend",
+    "taught": "teach",
+    "sold": "sell",
+    "ate": "eat",
+    "drank": "drink",
+    "drove": "drive",
+    "flew": "fly",
+    "grew": "grow",
+    "swam": "swim",
+    "sang": "sing",
+    "rode": "ride",
+    "drew": "draw",
+}
+
+_VAGUE_HEADS = _words(
+    """lot lots bit time times day days thing things stuff way fun blast one some much more
+    everything anything something nothing kind sort deal part couple few ton tons while
+    someone somebody anyone anybody everyone"""
+)
+
+_TRANSIENT = _TRANSIENT_HEADS | _words(
+    """error errors message messages reply response answer answers dream"""
+)
+"""Heads of what a conversation is doing right now (a question, an error), not an event."""
+
+_FAMILY = {
+    "mom": "mother",
+    "mum": "mother",
+    "mother": "mother",
+    "dad": "father",
+    "father": "father",
+    "parents": "parents",
+    "sister": "sister",
+    "brother": "brother",
+    "sis": "sister",
+    "bro": "brother",
+    "son": "son",
+    "daughter": "daughter",
+    "kids": "kids",
+    "kid": "kid",
+    "children": "kids",
+    "wife": "wife",
+    "husband": "husband",
+    "partner": "partner",
+    "grandma": "grandmother",
+    "grandmother": "grandmother",
+    "grandpa": "grandfather",
+    "grandfather": "grandfather",
+    "grandparents": "grandparents",
+    "aunt": "aunt",
+    "uncle": "uncle",
+    "cousin": "cousin",
+    "family": "family",
+    "fam": "family",
+}
+
+_ARTICLES = frozenset({"the", "a", "an", "my", "their", "our", "some", "his", "her"})
+
+_PARTICLES = ("up", "out", "off", "back", "down", "over", "away", "around", "along")
+
+_PREPOSITIONS = _words(
+    """to at in on with for about into from of by through across after before around near"""
+)
+
+_PARTICIPLES = _IRREGULAR_PAST | _words(
+    """gone done seen taken given known grown driven written eaten flown ridden begun swum sung
+    gotten broken chosen spoken forgotten fallen woken worn thrown drawn shown been"""
+)
+
+_TIME_HEADS = _words(
+    """monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays
+    saturday saturdays sunday sundays weekend weekends morning mornings evening evenings night
+    nights week weeks month months year years today tonight"""
+)
+
+_IRREGULAR_PAST_OF = {base: past for past, base in _IRREGULAR_BASE.items()}

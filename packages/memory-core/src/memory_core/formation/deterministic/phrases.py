@@ -15,6 +15,7 @@ from memory_core.formation.deterministic.lexicon import (
     _PRONOUN_OBJECTS,
 )
 from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
+from memory_core.formation.deterministic.timing import TimePhrase
 
 
 def _strip_determiners(phrase: str) -> str:
@@ -148,6 +149,9 @@ class _Proposal:
     exclusive: bool = True
     statement: str | None = None
     negated: str | None = None
+    confidence: float | None = None
+    when: TimePhrase | None = None
+    past: bool = False
 
     def render(self) -> str:
         if self.statement is not None:

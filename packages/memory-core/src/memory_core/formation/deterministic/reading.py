@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memory_core.domain import BeliefType, Polarity
 from memory_core.formation._text import base_form, collapse, gerund
 from memory_core.formation.deterministic.lexicon import _HEAD_STOP
 from memory_core.formation.deterministic.phrases import _facet, _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.retraction import _positive, _retraction
+from memory_core.formation.deterministic.rules_events import event_readings
+from memory_core.formation.deterministic.rules_plans import plan_readings
 from memory_core.formation.deterministic.rules_preferences import (
     _ATTITUDE,
     _ATTITUDE_PREDICATES,
@@ -24,6 +27,8 @@ from memory_core.formation.deterministic.screening import (
     _normalize_clause,
     _supply_subject,
 )
+from memory_core.formation.deterministic.timing import resolve
+from memory_core.formation.port import USER_STATEMENT_CONFIDENCE
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,27 +41,35 @@ class ClauseReading:
     polarity: Polarity
     exclusive: bool
     retracts: str | None
+    confidence: float = USER_STATEMENT_CONFIDENCE
 
 
-def _reading(proposal: _Proposal, polarity: Polarity) -> ClauseReading:
+def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None) -> ClauseReading:
     retract = polarity is Polarity.RETRACT
+    statement = proposal.render_retraction() if retract else proposal.render()
+    if proposal.when is not None and not retract:
+        when = resolve(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
+        statement = f"{statement.rstrip('.')} {when}."
     return ClauseReading(
         belief_type=proposal.belief_type,
         subject=proposal.subject,
-        statement=proposal.render_retraction() if retract else proposal.render(),
+        statement=statement,
         polarity=polarity,
         exclusive=proposal.exclusive,
         retracts=(proposal.obj or proposal.subject) if retract else None,
+        confidence=proposal.confidence or USER_STATEMENT_CONFIDENCE,
     )
 
 
-def _read(text: str) -> list[tuple[_Proposal, Polarity]]:
-    """The proposals of one normalized clause, each with its polarity."""
+def _read(text: str, *, events: bool = True) -> list[tuple[_Proposal, Polarity]]:
+    """The proposals of one normalized clause, each with its polarity (``events``: read an
+    event, activity, plan or feeling when no other rule reads the clause)."""
     # A relation named in apposition is presupposed, not asserted: it holds even under a
     # modal or a negation of the clause's predicate (``My son Leo might start school``).
     named = [(p, Polarity.ASSERT) for p in _appositive_relationships(text)]
     if _HEDGED.search(text):
-        return named
+        plans = plan_readings(text) if events else []
+        return named + [(p, Polarity.ASSERT) for p in plans]
     retraction = _retraction(text)
     if retraction is not None:
         return [(p, Polarity.RETRACT) for p in retraction] + named
@@ -65,23 +78,28 @@ def _read(text: str) -> list[tuple[_Proposal, Polarity]]:
         _ATTITUDE.match(text) or _DIET_NOT.match(text) or _NOT_FAN.match(text)
     ):
         return named
-    return [(p, Polarity.ASSERT) for p in _positive(text)] + named
+    positive = _positive(text) or (event_readings(text) if events else [])
+    return [(p, Polarity.ASSERT) for p in positive] + named
 
 
-def read_clause(clause: str, *, supply_subject: bool = True) -> list[ClauseReading]:
+def read_clause(
+    clause: str, *, supply_subject: bool = True, at: datetime | None = None
+) -> list[ClauseReading]:
     """Read one clause (no hazard screen, no sentence-level filters) into zero or more readings.
 
     Args:
         clause: One clause of a user turn.
         supply_subject: Read a clause that opens without its subject (``Been living in
             Toronto``) as the user's own statement; off for a dependent participial phrase.
+        at: The session clock relative time resolves against (``yesterday`` ->
+            ``on 2026-01-04``); without it the phrase is kept as said.
     """
     text = _normalize_clause(clause)
     if not text:
         return []
     if supply_subject:
         text = _supply_subject(text)
-    return [_reading(p, polarity) for p, polarity in _read(text)]
+    return [_reading(p, polarity, at) for p, polarity in _read(text)]
 
 
 _PRONOUN_ATTITUDE = re.compile(

@@ -53,6 +53,27 @@ _OWN_WORDS = re.compile(
 )
 """The user citing themselves (``as I said``) is not reported speech."""
 _QUOTES = re.compile(r"[\"“”«»]")
+_SUBORDINATE_OPENER = re.compile(
+    r"^(?:when|where|while)\s+(?:I|we|my|our)\b[^,?]*,\s+(?:I|we|my)\b", re.IGNORECASE
+)
+"""``When I was a kid, I ...`` opens with a subordinate clause, not a question."""
+_TITLE = re.compile(r"[\"“«](?P<inner>[^\"“”«»]{1,60})[\"”»]")
+_SPEECH_WORDS = re.compile(r"\b(?:I|me|my|we|you|your)\b", re.IGNORECASE)
+
+
+def _quotation(sentence: str) -> bool:
+    """True when the sentence quotes speech; a short quoted title (``"The Overstory"``) is not."""
+    if not _QUOTES.search(sentence):
+        return False
+    rest = sentence
+    for match in _TITLE.finditer(sentence):
+        inner = match.group("inner").strip()
+        words = inner.split()
+        if len(words) > 6 or not inner[:1].isupper() or _SPEECH_WORDS.search(inner):
+            return True
+        rest = rest.replace(match.group(0), "")
+    return _QUOTES.search(rest) is not None
+
 
 _DISCOURSE = re.compile(
     r"^(?:also|and|but|so|well|oh|ah|anyway|anyways|actually|btw|by\s+the\s+way|fyi"
@@ -146,11 +167,11 @@ def _normalize_clause(clause: str) -> str:
 def sentence_forms_nothing(sentence: str) -> bool:
     """True for a question, request, conditional, quotation or reported speech."""
     stripped = sentence.strip()
-    if stripped.endswith("?") or _QUOTES.search(stripped):
+    if stripped.endswith("?") or _quotation(stripped):
         return True
     lead = _normalize_clause(stripped)
     return bool(
-        _QUESTION_START.match(lead)
+        (_QUESTION_START.match(lead) and not _SUBORDINATE_OPENER.match(lead))
         or _REQUEST_START.match(lead)
         or _CONDITIONAL.search(_POLITE_CONDITION.sub("", stripped))
         or _REPORTED.search(_OWN_WORDS.sub("", stripped))
