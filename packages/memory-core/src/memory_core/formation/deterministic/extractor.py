@@ -58,7 +58,6 @@ class DeterministicExtractor:
             clauses = _rejoin_joint_subject(split_clauses(sentence))
             for index, clause in enumerate(clauses):
                 text = _normalize_clause(clause)
-                said = text
                 # An elided subject is the user's when the sentence opens with the user (or
                 # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
                 if index == 0:
@@ -67,10 +66,7 @@ class DeterministicExtractor:
                     user_opens = re.match(r"^I\b", text) is not None
                 elif user_opens:
                     text = _supply_subject(text)
-                # A progressive fragment (``Living the dream``) is read by the attribute
-                # rules only: as an event it is mostly an idiom.
-                fragment = text != said and text.startswith("I am ")
-                proposals = _read(text, events=not fragment) if text else []
+                proposals = _read(text) if text else []
                 if not proposals and previous:
                     proposals = [(p, Polarity.ASSERT) for p in _resolve_pronoun(text, previous)]
                 previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]

@@ -314,8 +314,11 @@ _VAGUE_HEADS = _words(
     someone somebody anyone anybody everyone"""
 )
 
-_TRANSIENT = _TRANSIENT_HEADS | _words(
-    """error errors message messages reply response answer answers dream"""
+_TRANSIENT = _words(
+    """question questions problem issue doubt doubts favor favour minute minutes moment second
+    seconds lot few couple bit chance point look thought thoughts concern concerns comment
+    comments suggestion suggestions request requests error errors message messages reply
+    response answer answers dream date"""
 )
 """Heads of what a conversation is doing right now (a question, an error), not an event."""
 

@@ -61,6 +61,16 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
     )
 
 
+_NOT_A_STATEMENT = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|might|could|should|must|would|wish|hope|hopefully"
+    r"|someday|one\s+day|considering|thinking\s+(?:about|of)|I\s+think|I\s+guess|I\s+believe"
+    r"|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of|shall|(?-i:may)"
+    r"|(?-i:will))\b|'ll\b",
+    re.IGNORECASE,
+)
+"""The hedges and modals that keep a clause from being a statement, even unread as a plan."""
+
+
 def _read(text: str, *, events: bool = True) -> list[tuple[_Proposal, Polarity]]:
     """The proposals of one normalized clause, each with its polarity (``events``: read an
     event, activity, plan or feeling when no other rule reads the clause)."""
@@ -69,7 +79,10 @@ def _read(text: str, *, events: bool = True) -> list[tuple[_Proposal, Polarity]]
     named = [(p, Polarity.ASSERT) for p in _appositive_relationships(text)]
     if _HEDGED.search(text):
         plans = plan_readings(text) if events else []
-        return named + [(p, Polarity.ASSERT) for p in plans]
+        if plans or not events or _NOT_A_STATEMENT.search(text):
+            return named + [(p, Polarity.ASSERT) for p in plans]
+        # A plan marker the plan rules do not read (``I started going to boot camps``) is
+        # not a hedge; a modal or a hedge still forms nothing.
     retraction = _retraction(text)
     if retraction is not None:
         return [(p, Polarity.RETRACT) for p in retraction] + named

@@ -65,7 +65,7 @@ from memory_core.formation.deterministic.lexicon import (
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal
 from memory_core.formation.deterministic.rules_plans import _feeling
-from memory_core.formation.deterministic.timing import take_time
+from memory_core.formation.deterministic.timing import TimePhrase, take_time
 
 _SUBJECT = re.compile(
     r"^(?:(?P<i>I)|(?P<we>we)|(?P<rel_i>my\s+(?P<rel1>\w+)\s+and\s+I)"
@@ -103,7 +103,7 @@ def event_readings(clause: str) -> list[_Proposal]:
         return []
     parts = _clause_parts(text)
     if parts is None:
-        return _my_thing(text)
+        return _my_thing(text, when)
     who, rest, family = parts
     team = family == "we"
     family = None if team else family
@@ -257,13 +257,13 @@ _MY_THING = re.compile(
 )
 
 
-def _my_thing(text: str) -> list[_Proposal]:
+def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
     """``My budget is $1,800 a month`` -> ``User's budget is $1,800 a month.`` (a thing of the
     user's with one concrete value at a time, a number or a name; a person is a relationship,
     read elsewhere, and a description such as ``My office is silent`` is not a value)."""
     match = _MY_THING.match(text)
     if match is None:
-        return []
+        return _my_thing_happened(text, when)
     noun = match.group("noun").casefold()
     if any(w in RELATIONS for w in noun.split()) or noun.split()[0] in _RELATION_WORDS:
         return []
@@ -274,6 +274,31 @@ def _my_thing(text: str) -> list[_Proposal]:
         return []
     statement = f"User's {noun} {match.group('verb').casefold()} {value}."
     return [_p(BeliefType.FACT, noun, "", value, exclusive=True, statement=statement)]
+
+
+_MY_THING_HAPPENED = re.compile(
+    r"^my\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<verb>(?:was|were|got)\s+[a-z]+ed"
+    r"|(?:was|were|got)\s+(?:hit|stolen|broken|built|done|sold|made|taken|given|shut|cut)"
+    r"|[a-z]+ed|broke|fell|came|went|won|lost|grew)\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def _my_thing_happened(text: str, when: TimePhrase | None) -> list[_Proposal]:
+    """``My old area was hit by a flood last week`` -> ``User's old area was hit by a flood
+    in the week of ...``: something that happened to a thing of the user's (a person is read
+    by the family rules)."""
+    match = _MY_THING_HAPPENED.match(text)
+    if match is None:
+        return []
+    noun = match.group("noun").casefold()
+    if any(w in RELATIONS or w in _FAMILY for w in noun.split()):
+        return []
+    rest = _object(match.group("rest"), team=False)
+    if _pronoun_only(rest) or _LOCATIVE_PRONOUN.search(rest):
+        return []
+    verb = collapse(match.group("verb")).casefold()
+    return _proposal(f"User's {noun}", verb, rest, noun, when, past=True)
 
 
 _RELATION_WORDS = frozenset({"favorite", "favourite", "name", "native", "first", "mother"})

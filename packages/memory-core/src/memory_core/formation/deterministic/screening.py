@@ -185,7 +185,8 @@ _SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^(?:born|raised)(?:\s+and\s+(?:raised|bred))?\s+in\s", "I was "),
         (
             r"^(?:living|working|using|learning|based|originally\s+from|allergic|married"
-            r"|fluent\s+in)\b",
+            r"|fluent\s+in|researching|creating|volunteering|studying|training|saving|building"
+            r"|painting|writing|cooking|baking|taking\s+(?:a|an|my)|trying\s+out)\b",
             "I am ",
         ),
         (
