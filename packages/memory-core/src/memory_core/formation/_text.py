@@ -109,7 +109,8 @@ _CLAUSE_BREAK = re.compile(
     + _NEW_SUBJECT_AHEAD
     + r"|,\s+"
     + r"(?=(?:I|I'm|I’m|I've|I’ve|she|he|she's|he's|they|it's|they're)\s)"
-    + r"|\s+[-–—]\s+(?=(?:I|I'm|I’m|I've|I’ve)\s)"
+    + r"|\s+[-–—]\s+(?=(?:I|I'm|I’m|I've|I’ve|it's|it’s|it|this|that's|that’s|we|she|he"
+    + r"|they)\s)"
     + r"|,\s+(?=(?:originally\s+from|born\s+(?:and\s+raised\s+)?in)\s)"
 )
 

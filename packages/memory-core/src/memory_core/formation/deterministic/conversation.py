@@ -61,17 +61,34 @@ _NEW_CLAUSE = re.compile(
 )
 
 
+MAX_OBJECT_WORDS = 14
+"""An event's object is cut at the first clause-like boundary after six words, and at this
+many words at most: a recalled statement is read beside its cost."""
+_OBJECT_BOUNDARIES = frozenset(
+    {"with", "because", "and", "but", "which", "who", "that", "when", "where", "while", "so"}
+)
+_LIST_TAIL = re.compile(r"^[^,]+(?:,\s*[^,]+)*,?\s+(?:and|or)\s+[^,]+$")
+"""The rest of a list after its first comma (``painting and reading``): a list keeps every item;
+any other comma ends the object (``such a relief to have it all done`` is not part of it)."""
+
+
 def _object(text: str, *, team: bool) -> str:
     out = _third_person_object(text, team=team)
     for pattern, replacement in _PERSON_FIXES:
         out = pattern.sub(replacement, out)
     out = _NEW_CLAUSE.split(out, maxsplit=1)[0]
+    head, comma, tail = out.partition(", ")
+    if comma and not _LIST_TAIL.match(tail):
+        out = head
     out = re.sub(r"\s+(?:lately|recently|these\s+days|nowadays)\b", "", out, flags=re.I)
     out = re.sub(r"(?:,?\s+(?:lol|haha|ha|tbh|btw|though|too|now|already))+$", "", out)
     words = out.split()
-    if len(words) > 24:
-        cut = re.split(r",\s+|\s+(?:which|because|but|so)\s+", out, maxsplit=1)[0]
-        out = cut if len(cut.split()) <= 24 else " ".join(words[:24])
+    if len(words) > MAX_OBJECT_WORDS:
+        cut = next(
+            (i for i, w in enumerate(words) if i >= 6 and w.casefold() in _OBJECT_BOUNDARIES),
+            MAX_OBJECT_WORDS,
+        )
+        out = " ".join(words[: min(cut, MAX_OBJECT_WORDS)])
     return out.strip(" ,;:-")
 
 

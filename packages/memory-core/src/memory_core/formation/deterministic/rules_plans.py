@@ -77,7 +77,8 @@ def _feeling(
         r"^(?P<adj>[\w-]+)\s+(?:about|of|for|with|at|by|to|in|from)\s+(?P<np>.+)$", words
     )
     subject = _thing(about.group("np")) if about else _thing(statement_obj)
-    if not subject:
+    # A bare state (``User is good.``, ``User is thankful.``) says nothing to recall later.
+    if not subject or (about is None and len(statement_obj.split()) < 3):
         return []
     lower = be.casefold()
     if lower in ("feel", "feels", "felt"):

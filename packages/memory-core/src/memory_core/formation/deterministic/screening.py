@@ -185,8 +185,8 @@ _SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^(?:born|raised)(?:\s+and\s+(?:raised|bred))?\s+in\s", "I was "),
         (
             r"^(?:living|working|using|learning|based|originally\s+from|allergic|married"
-            r"|fluent\s+in|researching|creating|volunteering|studying|training|saving|building"
-            r"|painting|writing|cooking|baking|taking\s+(?:a|an|my)|trying\s+out)\b",
+            r"|fluent\s+in|researching|volunteering|studying|saving\s+(?:up\s+)?for)\b"
+            r"(?![^,;]*\s(?:is|are|was|were|has|brings|makes|helps|means|feels|gives)\b)",
             "I am ",
         ),
         (
