@@ -19,9 +19,9 @@ from memory_bench.formation_eval import FormationReport, evaluate_formation, loa
 
 CASES = Path(__file__).with_name("conversation_cases.json")
 
-TRUE_POSITIVES_FLOOR = 24
-"""Expected beliefs formed, of 33: 1 at formation@5 (before the change the file guards), 24 at
-formation@9 (recall 0.727; the issue's target is 0.7)."""
+TRUE_POSITIVES_FLOOR = 26
+"""Expected beliefs formed, of 33: 1 at formation@5 (before the change the file guards), 26 at
+formation@9 (recall 0.788; the issue's target is 0.7)."""
 NEGATIVE_FORMED_CEILING = 0
 """Beliefs formed from negative cases: 1 at formation@5 (``User loves your turtles.``), none at
 formation@9."""

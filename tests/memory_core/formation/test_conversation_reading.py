@@ -106,6 +106,14 @@ def test_a_weekday_resolves_to_that_weekday_within_the_week_around_the_clock(
         ),
         ("My budget is $1,800 a month.", [(F, "budget", "User's budget is $1,800 a month.")]),
         (
+            "I love hiking, painting and reading.",
+            [
+                (BeliefType.PREFERENCE, "hiking", "User loves hiking."),
+                (BeliefType.PREFERENCE, "painting", "User loves painting."),
+                (BeliefType.PREFERENCE, "reading", "User loves reading."),
+            ],
+        ),
+        (
             'I finally finished reading "The Overstory".',
             [(F, "overstory", 'User finished reading "The Overstory".')],
         ),

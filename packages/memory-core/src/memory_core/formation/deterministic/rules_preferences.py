@@ -59,6 +59,12 @@ _FAVORITE = re.compile(
 )
 
 
+_GERUND_LIST = re.compile(
+    r"^[a-z]+ing(?:,\s*[a-z]+ing)*,?\s+(?:and|or)\s+[a-z]+ing$", re.IGNORECASE
+)
+"""A list of activities (``hiking, painting and reading``) an attitude is about."""
+
+
 def _rule_preference(clause: str) -> list[_Proposal]:
     if (match := _PREFER.match(clause)) is not None:
         obj = _third_person_object(_clean_object(match.group("obj")))
@@ -74,6 +80,12 @@ def _rule_preference(clause: str) -> list[_Proposal]:
         subject = _facet(obj) or collapse(re.split(r"\s+(?:than|over|instead)\b", plain)[0])
         return [_p(BeliefType.PREFERENCE, subject, "would rather", obj)] if subject else []
     if (match := _ATTITUDE.match(clause)) is not None:
+        predicate = _ATTITUDE_PREDICATES[collapse(match.group("verb")).casefold()]
+        activities = _GERUND_LIST.match(collapse(match.group("obj")).rstrip(" .!"))
+        if activities is not None:
+            # ``I love hiking, painting and reading``: every activity of the list is liked.
+            items = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", activities.group(0))
+            return [_p(BeliefType.PREFERENCE, i.casefold(), predicate, i) for i in items if i]
         obj = _third_person_object(_clean_object(match.group("obj")))
         if not _usable(obj):
             return []
