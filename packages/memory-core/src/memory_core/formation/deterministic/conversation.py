@@ -134,9 +134,13 @@ def _thing(obj: str) -> str:
     text = _FREQUENCY.split(text, maxsplit=1)[0]
     if len(words) >= 3 and " ".join(words[:3]).casefold() == "a break from":
         return _thing(" ".join(words[3:]))
-    head = head_phrase(text)
+    head = head_phrase(re.sub(r"^(?:this|that|these|those)\s+", "", text, flags=re.I))
     first = head.split()[0] if head else ""
-    if not head or first in _PRONOUN_OBJECTS or first in _VAGUE_HEADS or first in _TIME_HEADS:
+    if first in _VAGUE_HEADS:
+        # ``a blast at the Pride fest``: a vague head is about the place or thing after it.
+        after = re.search(r"\s(?:at|in|with|on)\s+(?P<np>.+)$", text, re.IGNORECASE)
+        return _thing(after.group("np")) if after else ""
+    if not head or first in _PRONOUN_OBJECTS or first in _TIME_HEADS:
         return ""
     return head.strip("\"'“”")
 
@@ -242,7 +246,18 @@ def _with(proposal: _Proposal, *, exclusive: bool) -> _Proposal:
 def _pronoun_only(obj: str) -> bool:
     """True when the object opens with a pronoun it does not resolve (``it``, ``that``)."""
     words = [w.casefold().strip(".,!") for w in obj.split()]
-    return bool(words) and words[0] in _PRONOUN_OBJECTS
+    if not words or words[0] not in _PRONOUN_OBJECTS:
+        return False
+    # ``this bowl`` names its referent; ``this``, ``that so much`` and ``it`` do not.
+    demonstrative = words[0] in ("this", "that", "these", "those") and len(words) > 1
+    return not (demonstrative and words[1].isalpha() and words[1] not in _NOT_A_NOUN)
+
+
+_NOT_A_NOUN = frozenset(
+    {"is", "was", "so", "too", "very", "much", "one", "ones", "way", "stuff", "thing", "things"}
+    | set(_PREPOSITIONS)
+    | set(_PARTICLES)
+)
 
 
 def _proposal(

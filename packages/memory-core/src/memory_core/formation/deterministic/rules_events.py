@@ -136,6 +136,12 @@ def event_readings(clause: str) -> list[_Proposal]:
     obj = _strip_adverbs(obj)
     if verb.casefold() in ("feel", "feels", "felt") and aux is None:
         return _feeling(who, verb, obj, plural=plural, when=when, team=team)
+    if team and aux is None and verb.casefold() in ("love", "like", "enjoy", "adore"):
+        # ``We enjoy hiking in the mountains``: the user's own liking, shared.
+        thing = _activity_subject(verb, obj)
+        liked = _object(obj, team=True)
+        if thing and liked and not _pronoun_only(obj):
+            return [_p(BeliefType.PREFERENCE, thing, f"{verb.casefold()}s", liked)]
     if aux is None and verb.casefold() in _STOP_VERBS:
         return []
     if aux is not None and aux.casefold() in ("do", "did") and verb.casefold() in _STOP_VERBS:

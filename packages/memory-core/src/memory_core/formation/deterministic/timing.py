@@ -49,7 +49,10 @@ _NUMBERS = {
 }
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _MONTH = r"(?:january|february|march|april|june|july|august|september|october|november|december)"
-_COUNT = r"(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of)"
+_COUNT = (
+    r"(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of"
+    r"|a\s+few)"
+)
 _PHRASE = re.compile(
     r"(?:,\s*)?\b(?P<phrase>"
     r"yesterday(?:\s+(?:morning|afternoon|evening))?|last\s+night|today|tonight|tomorrow"
@@ -128,6 +131,9 @@ def resolve(when: TimePhrase, at: datetime, *, past: bool) -> str:
         return f"on {today.isoformat()}"
     if head == "tomorrow":
         return f"on {(today + timedelta(days=1)).isoformat()}"
+    if words[-1] == "ago" and words[:2] == ["a", "few"]:
+        unit = words[-2].rstrip("s")
+        return f"in the {unit}s before {today.isoformat()}"
     if words[-1] == "ago":
         unit = words[-2].rstrip("s")
         count = _NUMBERS.get(" ".join(words[:-2]), 0) or int(words[0])
