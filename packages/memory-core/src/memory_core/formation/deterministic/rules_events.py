@@ -273,7 +273,8 @@ def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
     noun = match.group("noun").casefold()
     if any(w in RELATIONS for w in noun.split()) or noun.split()[0] in _RELATION_WORDS:
         return []
-    if not re.search(r"\d|(?:^|\s)(?!I\b)[A-Z]", match.group("value")):
+    aspiration = noun in _ASPIRATIONS and match.group("value").casefold().startswith("to ")
+    if not aspiration and not re.search(r"\d|(?:^|\s)(?!I\b)[A-Z]", match.group("value")):
         return []
     value = _object(match.group("value"), team=False)
     if not value or _pronoun_only(value) or _LOCATIVE_PRONOUN.search(value):
@@ -283,7 +284,7 @@ def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
 
 
 _MY_THING_HAPPENED = re.compile(
-    r"^my\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<verb>(?:was|were|got)\s+[a-z]+ed"
+    r"^(?P<own>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<verb>(?:was|were|got)\s+[a-z]+ed"
     r"|(?:was|were|got)\s+(?:hit|stolen|broken|built|done|sold|made|taken|given|shut|cut)"
     r"|[a-z]+ed|broke|fell|came|went|won|lost|grew)\b(?P<rest>.*)$",
     re.IGNORECASE,
@@ -304,9 +305,11 @@ def _my_thing_happened(text: str, when: TimePhrase | None) -> list[_Proposal]:
     if _pronoun_only(rest) or _LOCATIVE_PRONOUN.search(rest):
         return []
     verb = collapse(match.group("verb")).casefold()
-    return _proposal(f"User's {noun}", verb, rest, noun, when, past=True)
+    return _proposal(f"User's {noun}", verb, _object(rest, team=True), noun, when, past=True)
 
 
+_ASPIRATIONS = frozenset({"dream", "goal", "aim", "plan", "hope", "wish", "mission", "focus"})
+"""``My dream is to create a loving home``: an aim the user states is a value of its own."""
 _RELATION_WORDS = frozenset({"favorite", "favourite", "name", "native", "first", "mother"})
 
 
