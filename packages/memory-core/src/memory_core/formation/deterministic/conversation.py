@@ -37,7 +37,7 @@ _SPECULATIVE = re.compile(
     re.IGNORECASE,
 )
 
-_LISTENER = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.IGNORECASE)
+_LISTENER = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|y'all)\b", re.IGNORECASE)
 
 _LOCATIVE_PRONOUN = re.compile(r"\b(?:there|here)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
 
@@ -114,7 +114,7 @@ def _is_past(verb: str) -> bool:
 
 
 _FREQUENCY = re.compile(
-    r"(?:^|\s+)(?:(?:once|twice|(?:\w+\s+)?times)\s+a\s+\w+|every\s+\w+|(?:on|at)\s+\w+days?\b"
+    r"(?:^|\s+)(?:(?:once|twice|(?:a\s+few\s+|\w+\s+)?times)\s+a\s+\w+|every\s+\w+|(?:on|at)\s+\w+days?\b"
     r"|(?:until|till|since)\b)",
     re.IGNORECASE,
 )
@@ -136,9 +136,10 @@ def _thing(obj: str) -> str:
         return _thing(" ".join(words[3:]))
     head = head_phrase(re.sub(r"^(?:this|that|these|those)\s+", "", text, flags=re.I))
     first = head.split()[0] if head else ""
-    if first in _VAGUE_HEADS:
-        # ``a blast at the Pride fest``: a vague head is about the place or thing after it.
-        after = re.search(r"\s(?:at|in|with|on)\s+(?P<np>.+)$", text, re.IGNORECASE)
+    if first in _VAGUE_HEADS or (head and head.split()[-1] in _VAGUE_HEADS):
+        # ``a blast at the Pride fest``, ``a great time throwing a party``: a vague head is
+        # about the place or thing after it.
+        after = re.search(r"\s(?:at|in|with|on|\w+ing)\s+(?P<np>.+)$", text, re.IGNORECASE)
         return _thing(after.group("np")) if after else ""
     if not head or first in _PRONOUN_OBJECTS or first in _TIME_HEADS:
         return ""

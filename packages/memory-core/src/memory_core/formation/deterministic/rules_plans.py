@@ -73,10 +73,16 @@ def _feeling(
                     statement=statement,
                 )
             ]
+    words = re.sub(r"^(?:looking\s+)?forward\s+", "", words, flags=re.IGNORECASE)
     about = re.match(
-        r"^(?P<adj>[\w-]+)\s+(?:about|of|for|with|at|by|to|in|from)\s+(?P<np>.+)$", words
+        r"^(?P<adj>[\w-]+)\s+(?P<prep>about|of|for|with|at|by|to|in|from)\s+(?P<np>.+)$", words
     )
-    subject = _thing(about.group("np")) if about else _thing(statement_obj)
+    if about is not None and about.group("prep").casefold() == "to":
+        # ``excited to meet other people``: what the feeling is about is the verb's object.
+        verb, _, rest = about.group("np").partition(" ")
+        subject = _activity_subject(verb, rest) if rest else ""
+    else:
+        subject = _thing(about.group("np")) if about else _thing(statement_obj)
     # A bare state (``User is good.``, ``User is thankful.``) says nothing to recall later.
     if not subject or (about is None and len(statement_obj.split()) < 3):
         return []
