@@ -54,7 +54,13 @@ def test_relative_time_resolves_against_the_session_clock(
 
 @pytest.mark.parametrize(
     "clause",
-    ["I am planting garlic for next year", "This may be fine", "I saw it recently"],
+    [
+        "I am planting garlic for next year",
+        "This may be fine",
+        "I saw it recently",
+        "I go bouldering every Thursday evening",
+        "I go bouldering on Monday evenings now",
+    ],
 )
 def test_a_phrase_that_is_not_when_it_happened_stays_in_the_clause(clause: str) -> None:
     assert take_time(clause) == (clause, None)

@@ -63,6 +63,7 @@ _PHRASE = re.compile(
     + _WEEKDAY
     + r"|(?:on\s+)?"
     + _WEEKDAY
+    + r"(?!\s+(?:mornings|afternoons|evenings|nights))"
     + r"|(?:last|next|this)\s+(?:"
     + _MONTH
     + r"|(?-i:May))"
@@ -75,8 +76,9 @@ _PHRASE = re.compile(
 ``May`` alone is a month only after ``in``/``last``/``next``/``this`` (never the modal)."""
 
 
-_BOUND_BY = re.compile(r"\b(?:for|until|till|by|since|from|before|after)\s*$", re.IGNORECASE)
-"""``planting garlic for next year``: a phrase a preposition governs is not when it happened."""
+_BOUND_BY = re.compile(r"\b(?:for|until|till|by|since|from|before|after|every)\s*$", re.IGNORECASE)
+"""``planting garlic for next year``: a phrase a preposition governs is not when it happened;
+``every Thursday`` and ``on Monday evenings`` are habits, not dates."""
 
 
 @dataclass(frozen=True, kw_only=True)
