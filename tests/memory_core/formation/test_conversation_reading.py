@@ -184,3 +184,21 @@ def test_two_events_never_supersede_but_a_habit_and_a_corrected_trip_do(
     assert "User is taking a break from running until their knee heals." in live
     assert "User is planning a trip to Kyoto." not in live
     assert "User is going to Osaka instead." in live
+
+
+def test_a_short_answer_is_read_against_the_question_before_it(make_harness: Any) -> None:
+    from memory_core.domain import Trust
+
+    harness = make_harness()
+    harness.open("s1")
+    other = {"event_type": "assistant.message.created", "trust": Trust.SYSTEM, "actor": "assistant"}
+    harness.say("s1", "Ha, same! What's your favorite pizza topping?", **other)
+    answer = harness.say("s1", "Pepperoni, of course!")
+    harness.say("s1", "Nice. What's your favorite band?", **other)
+    harness.say("s1", "I do not know, maybe Radiohead?")
+    harness.say("s1", "Radiohead.")
+    harness.service.run("manual", "general", "s1")
+    (belief,) = harness.live()
+    assert belief.statement == "User's favorite pizza topping is Pepperoni."
+    assert (belief.belief_type, belief.subject) == (BeliefType.PREFERENCE, "favorite pizza topping")
+    assert belief.source_event_ids == (answer.event_id,)

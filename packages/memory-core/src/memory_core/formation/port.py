@@ -21,6 +21,11 @@ class Turn:
     event_id: str
     created_at: datetime
     sentences: tuple[str, ...]
+    prompt: str | None = None
+    """The question the turn answers: the last question of the message just before it that is
+    not a formation source (the other speaker's), hazard-screened, or None. An extractor may
+    read a short answer against it (``Pepperoni, of course!`` after ``What's your favorite
+    pizza topping?``) but still cites only ``event_id``."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -549,13 +549,19 @@ class GovernedMemoryService:
         events: Sequence[Event],
         extracted: dict[str, _Extraction],
     ) -> None:
-        """Screen and extract every formation source in ``events`` not yet in ``extracted``."""
+        """Screen and extract every formation source in ``events`` not yet in ``extracted``;
+        each reads the last question of the non-source message just before it (its prompt)."""
+        prompt: str | None = None
         for event in events:
-            if event.event_id in extracted or not is_formation_source(event, principal, session.id):
+            if not is_formation_source(event, principal, session.id):
+                text = message_text(event)
+                prompt = _last_question(text) if text is not None else prompt
                 continue
-            extracted[event.event_id] = self._extract_turn(event)
+            if event.event_id not in extracted:
+                extracted[event.event_id] = self._extract_turn(event, prompt)
+            prompt = None
 
-    def _extract_turn(self, event: Event) -> _Extraction:
+    def _extract_turn(self, event: Event, prompt: str | None = None) -> _Extraction:
         text = message_text(event)
         if text is None:
             return _Extraction()
@@ -563,7 +569,10 @@ class GovernedMemoryService:
         if not screened.sentences:
             return _Extraction(refused=screened.refused)
         turn = Turn(
-            event_id=event.event_id, created_at=event.created_at, sentences=screened.sentences
+            event_id=event.event_id,
+            created_at=event.created_at,
+            sentences=screened.sentences,
+            prompt=prompt,
         )
         hazardous = invalid = 0
         kept: list[Candidate] = []
@@ -889,6 +898,12 @@ class GovernedMemoryService:
         if tally is not None and session_id is not None:
             tally.last_sequence = max(tally.last_sequence, stamped.sequence)
         return stamped
+
+
+def _last_question(text: str) -> str | None:
+    """The last hazard-screened sentence of ``text`` that is a question, or None."""
+    questions = [s for s in screen_turn(text).sentences if s.rstrip().endswith("?")]
+    return questions[-1] if questions else None
 
 
 def _session_scope(session: Session, requested: str | None) -> str:

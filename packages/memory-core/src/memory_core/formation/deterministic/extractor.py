@@ -6,9 +6,15 @@ import re
 
 from memory_core.domain import Polarity
 from memory_core.formation._text import split_clauses
+from memory_core.formation.deterministic.answers import answer_readings
 from memory_core.formation.deterministic.conversation import _LISTENER
 from memory_core.formation.deterministic.phrases import _Proposal
-from memory_core.formation.deterministic.reading import _read, _reading, _resolve_pronoun
+from memory_core.formation.deterministic.reading import (
+    ClauseReading,
+    _read,
+    _reading,
+    _resolve_pronoun,
+)
 from memory_core.formation.deterministic.screening import (
     _DEPENDENT_PARTICIPLE,
     _SARCASM,
@@ -98,4 +104,23 @@ class DeterministicExtractor:
                             confidence=reading.confidence,
                         )
                     )
+        if not out and turn.prompt and turn.sentences:
+            out = [
+                _candidate(_reading(p, Polarity.ASSERT), turn)
+                for p in answer_readings(turn.prompt, turn.sentences[0])
+            ]
         return out
+
+
+def _candidate(reading: ClauseReading, turn: Turn) -> Candidate:
+    return Candidate(
+        belief_type=reading.belief_type,
+        subject=reading.subject,
+        statement=reading.statement,
+        polarity=reading.polarity,
+        exclusive=reading.exclusive,
+        retracts=reading.retracts,
+        source_event_ids=(turn.event_id,),
+        evidence_at=turn.created_at,
+        confidence=reading.confidence,
+    )
