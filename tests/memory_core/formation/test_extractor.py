@@ -182,7 +182,10 @@ MORE_PHRASINGS = [
     ("My wife Ingrid and I are flying to Oslo.", [(R, "wife", "User's wife is Ingrid.")]),
     (
         "I had lunch with my younger sister Ana yesterday.",
-        [(R, "sister", "User's sister is Ana.")],
+        [
+            (F, "lunch", "User had lunch with their younger sister Ana on 2026-03-01."),
+            (R, "sister", "User's sister is Ana."),
+        ],
     ),
     (
         "My physiotherapist, Dr. Okafor, wants me stretching daily.",
@@ -326,10 +329,8 @@ NOTHING = [
     "Got it, thanks.",
     "My wife lives in Oslo, originally from Bergen.",
     # a pronoun with no antecedent the user stated, sarcasm, play that is not a pursuit
-    "My brother bought a boat and I love it.",
     "Oh sure, I just love waiting on hold.",
     "Yeah right, I live in a castle.",
-    "I play with my kids on weekends.",
     "I used to live in Denver.",
 ]
 

@@ -32,6 +32,7 @@ from memory_core.formation import (
     GovernedMemoryService,
     Turn,
 )
+from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 from memory_core.profiles import load_profiles
 from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
 
@@ -88,7 +89,7 @@ def test_relocation_scenario_supersedes_and_links_both_ways(harness: Harness) ->
     harness.say("s01", "By the way, I prefer concise answers.")
     first = harness.service.run("session_close", "general", "s01")
     assert counts(first) == zero(proposed=3, committed=3)
-    assert first.policy_version == "formation@5"
+    assert first.policy_version == DETERMINISTIC_FORMATION_POLICY
 
     harness.clock.advance(3 * 86400)
     harness.open("s03")
@@ -124,7 +125,7 @@ def test_formed_beliefs_carry_user_authority_provenance_and_policy(harness: Harn
     assert belief.confidence >= 0.9
     assert belief.source_event_ids == (event.event_id,)
     assert belief.source_session_id == "s1"
-    assert belief.consolidation_policy_version == "formation@5"
+    assert belief.consolidation_policy_version == DETERMINISTIC_FORMATION_POLICY
     assert belief.valid_from == belief.last_evidence_at == event.created_at
 
 
@@ -257,7 +258,26 @@ def test_candidate_ceiling_counts_what_it_drops(make_harness: Any) -> None:
     harness.say("s1", "I live in Oslo. I use Git. I speak Norwegian. I have a cat.")
     result = harness.service.run("manual", "general", "s1")
     assert counts(result) == zero(proposed=4, committed=2, dropped_for_ceiling=2)
-    assert harness.statements() == ["User lives in Oslo.", "User uses Git."]
+    assert harness.statements() == ["User speaks Norwegian.", "User has a cat."]
+
+
+def test_the_ceiling_keeps_the_newest_candidates_so_a_late_correction_holds(
+    make_harness: Any,
+) -> None:
+    harness = make_harness()
+    ceiling = load_profiles().formation.max_candidates
+    harness.open("s1")
+    harness.say("s1", "I live in Oslo.")
+    for index in range(40):
+        harness.say("s1", f"I use Tool{index}.")
+    harness.say("s1", "Actually, I moved to Rome last week.")
+    result = harness.service.run("manual", "general", "s1")
+    assert result.proposed == 42
+    assert result.dropped_for_ceiling == 42 - ceiling
+    statements = harness.statements()
+    assert "User lives in Rome." in statements
+    assert "User lives in Oslo." not in statements
+    assert "User uses Tool39." in statements and "User uses Tool0." not in statements
 
 
 def test_one_event_per_change_with_ids_and_no_statement_text(harness: Harness) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-DETERMINISTIC_FORMATION_POLICY = "formation@5"
-"""Deterministic extraction and consolidation."""
+DETERMINISTIC_FORMATION_POLICY = "formation@9"
+"""Deterministic extraction and consolidation. formation@5 -> formation@9 when the extractor
+learned to read conversation (events, plans, feelings, family, time anchored to the session
+clock) and the candidate ceiling came to keep the newest candidates; formation@7 and @8 stay
+reserved for the established-facts change and the provider version that moves with it."""
 
 PROVIDER_FORMATION_POLICY = "formation@8"
 """Provider-assisted extraction (validated by the same hazard and provenance rules).

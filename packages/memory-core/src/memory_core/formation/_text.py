@@ -39,7 +39,6 @@ _ABBREVIATIONS = frozenset(
         "ft",
     }
 )
-_LAST_WORD = re.compile(r"([\w.]+)$")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,15 +64,24 @@ def sentence_spans(text: str) -> list[Span]:
 
 
 def _is_boundary(text: str, punct_start: int, end: int) -> bool:
-    punct = text[punct_start:end]
-    if punct.startswith("."):
-        word = _LAST_WORD.search(text[:punct_start])
-        if word is not None and word.group(1).casefold().rstrip(".") in _ABBREVIATIONS:
-            return False
-        following = text[end:].lstrip(" \t")
-        if following[:1].islower():
-            return False
-    return True
+    """True when the terminator at ``text[punct_start:end]`` ends a sentence.
+
+    Looks only at the word just before the terminator and the first character after the
+    whitespace that follows it, scanning by index (never slicing the rest of the text), so
+    splitting a turn costs time linear in its length.
+    """
+    if text[punct_start] != ".":
+        return True
+    word_start = punct_start
+    while word_start > 0 and (text[word_start - 1].isalnum() or text[word_start - 1] in "._"):
+        word_start -= 1
+    word = text[word_start:punct_start]
+    if word and word.casefold().rstrip(".") in _ABBREVIATIONS:
+        return False
+    following = end
+    while following < len(text) and text[following] in " \t":
+        following += 1
+    return not (following < len(text) and text[following].islower())
 
 
 def _append_trimmed(spans: list[Span], text: str, start: int, end: int) -> None:
@@ -101,6 +109,8 @@ _CLAUSE_BREAK = re.compile(
     + _NEW_SUBJECT_AHEAD
     + r"|,\s+"
     + r"(?=(?:I|I'm|I’m|I've|I’ve|she|he|she's|he's|they|it's|they're)\s)"
+    + r"|\s+[-–—]\s+(?=(?:I|I'm|I’m|I've|I’ve|it's|it’s|it|this|that's|that’s|we|she|he"
+    + r"|they)\s)"
     + r"|,\s+(?=(?:originally\s+from|born\s+(?:and\s+raised\s+)?in)\s)"
 )
 

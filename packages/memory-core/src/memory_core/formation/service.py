@@ -10,8 +10,9 @@
    (a hazardous one is counted ``refused_hazard``) and against provenance (it may only cite
    the turn it came from; another is counted ``invalid_provenance``), whatever extractor made
    it;
-4. at most ``profiles.formation.max_candidates`` automatic candidates go on; the rest are
-   counted ``dropped_for_ceiling``;
+4. at most ``profiles.formation.max_candidates`` automatic candidates go on, the newest ones
+   (what the user said last is what holds now); the older rest are counted
+   ``dropped_for_ceiling``;
 5. recorded rejections are re-read and re-applied: a candidate matching one is counted
    ``rejected`` and never committed;
 6. the resolver decides same source / duplicate / contradiction / new, and the service writes
@@ -298,7 +299,7 @@ class GovernedMemoryService:
             ids: Source of belief and event ids.
             principal: The default principal of calls that do not name one.
             profiles: Memory profiles (``formation.max_candidates`` caps each consolidation).
-            extractor: Candidate extractor; the deterministic one (formation@5) by default.
+            extractor: Candidate extractor; the deterministic one (formation@9) by default.
             resolver: Resolution rules; the formation@5 order by default.
         """
         self.principal = principal
@@ -585,13 +586,19 @@ class GovernedMemoryService:
         events: Sequence[Event],
         extracted: dict[str, _Extraction],
     ) -> None:
-        """Screen and extract every formation source in ``events`` not yet in ``extracted``."""
+        """Screen and extract every formation source in ``events`` not yet in ``extracted``;
+        each reads the last question of the non-source message just before it (its prompt)."""
+        prompt: str | None = None
         for event in events:
-            if event.event_id in extracted or not is_formation_source(event, principal, session.id):
+            if not is_formation_source(event, principal, session.id):
+                text = message_text(event)
+                prompt = _last_question(text) if text is not None else prompt
                 continue
-            extracted[event.event_id] = self._extract_turn(event)
+            if event.event_id not in extracted:
+                extracted[event.event_id] = self._extract_turn(event, prompt)
+            prompt = None
 
-    def _extract_turn(self, event: Event) -> _Extraction:
+    def _extract_turn(self, event: Event, prompt: str | None = None) -> _Extraction:
         text = message_text(event)
         if text is None:
             return _Extraction()
@@ -599,7 +606,10 @@ class GovernedMemoryService:
         if not screened.sentences:
             return _Extraction(refused=screened.refused)
         turn = Turn(
-            event_id=event.event_id, created_at=event.created_at, sentences=screened.sentences
+            event_id=event.event_id,
+            created_at=event.created_at,
+            sentences=screened.sentences,
+            prompt=prompt,
         )
         hazardous = invalid = 0
         kept: list[Candidate] = []
@@ -651,7 +661,9 @@ class GovernedMemoryService:
         tally.proposed += len(candidates)
         ceiling = self._profiles.formation.max_candidates
         tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
-        self._apply(tally, principal, session, scope, candidates[:ceiling], trigger)
+        # The newest candidates go on: a later correction outranks the facts said before it.
+        kept = candidates[len(candidates) - ceiling :] if tally.dropped_for_ceiling else candidates
+        self._apply(tally, principal, session, scope, kept, trigger)
         # The memory events just written belong to this session too: skip past them, unless
         # an unread turn precedes them.
         new_watermark = max(read_up_to, tally.last_sequence) if complete else read_up_to
@@ -923,6 +935,12 @@ class GovernedMemoryService:
         if tally is not None and session_id is not None:
             tally.last_sequence = max(tally.last_sequence, stamped.sequence)
         return stamped
+
+
+def _last_question(text: str) -> str | None:
+    """The last hazard-screened sentence of ``text`` that is a question, or None."""
+    questions = [s for s in screen_turn(text).sentences if s.rstrip().endswith("?")]
+    return questions[-1] if questions else None
 
 
 def _session_scope(session: Session, requested: str | None) -> str:

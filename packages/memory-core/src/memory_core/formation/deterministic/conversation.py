@@ -1,0 +1,296 @@
+"""What the conversational rules share: the verb group for ``User``, the object in the third
+person, the thing a clause is about, and the proposals they return."""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.domain import BeliefType
+from memory_core.formation._text import collapse, gerund, third_person
+from memory_core.formation.deterministic.lexicon import (
+    _ADVERB_WORDS,
+    _ARTICLES,
+    _IRREGULAR_BASE,
+    _IRREGULAR_PAST,
+    _IRREGULAR_PAST_OF,
+    _NOT_ADVERBS,
+    _PARTICIPLES,
+    _PARTICLES,
+    _PREPOSITIONS,
+    _PRONOUN_OBJECTS,
+    _TIME_HEADS,
+    _VAGUE_HEADS,
+)
+from memory_core.formation.deterministic.phrases import (
+    _p,
+    _Proposal,
+    _third_person_object,
+    head_phrase,
+)
+
+EVENT_CONFIDENCE = 0.8
+"""Confidence of an event, activity or feeling the user reported."""
+
+_SPECULATIVE = re.compile(
+    r"\b(?:might|could|would|should|may|must|maybe|perhaps|possibly|someday|one\s+day"
+    r"|eventually|sometime|wish|if|unless)\b",
+    re.IGNORECASE,
+)
+
+_LISTENER = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|y'all)\b", re.IGNORECASE)
+
+_LOCATIVE_PRONOUN = re.compile(r"\b(?:there|here)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+
+_NEGATION = re.compile(
+    r"^(?:do|did|does|am|was|were|have|had|can|could|will|would)\s+not\b|^(?:never|not|no)\b",
+    re.IGNORECASE,
+)
+
+_BE_FORMS = {"am": "is", "was": "was", "are": "is", "were": "was"}
+
+_PERSON_FIXES = (
+    (re.compile(r"\bthey\s+was\b"), "they were"),
+    (re.compile(r"\bthey\s+am\b"), "they are"),
+    (re.compile(r"\bthey\s+has\b"), "they have"),
+)
+
+_NEW_CLAUSE = re.compile(
+    r",\s+(?:so|but|because|which|although|though|since|as|and\s+(?:it|that|this|then|they|he"
+    r"|she|we|I))\b",
+    re.IGNORECASE,
+)
+
+
+MAX_OBJECT_WORDS = 14
+"""An event's object is cut at the first clause-like boundary after six words, and at this
+many words at most: a recalled statement is read beside its cost."""
+_OBJECT_BOUNDARIES = frozenset(
+    {"with", "because", "and", "but", "which", "who", "that", "when", "where", "while", "so"}
+)
+_LIST_TAIL = re.compile(r"^[^,]+(?:,\s*[^,]+)*,?\s+(?:and|or)\s+[^,]+$")
+"""The rest of a list after its first comma (``painting and reading``): a list keeps every item;
+any other comma ends the object (``such a relief to have it all done`` is not part of it)."""
+
+
+def _object(text: str, *, team: bool) -> str:
+    out = _third_person_object(text, team=team)
+    for pattern, replacement in _PERSON_FIXES:
+        out = pattern.sub(replacement, out)
+    out = _NEW_CLAUSE.split(out, maxsplit=1)[0]
+    head, comma, tail = out.partition(", ")
+    if comma and not _LIST_TAIL.match(tail):
+        out = head
+    out = re.sub(r"\s+(?:lately|recently|these\s+days|nowadays)\b", "", out, flags=re.I)
+    out = re.sub(r"(?:,?\s+(?:lol|haha|ha|tbh|btw|though|too|now|already))+$", "", out)
+    words = out.split()
+    if len(words) > MAX_OBJECT_WORDS:
+        cut = next(
+            (i for i, w in enumerate(words) if i >= 6 and w.casefold() in _OBJECT_BOUNDARIES),
+            MAX_OBJECT_WORDS,
+        )
+        out = " ".join(words[: min(cut, MAX_OBJECT_WORDS)])
+    return out.strip(" ,;:-")
+
+
+def _verb_base(verb: str) -> str:
+    lower = verb.casefold()
+    if lower in _IRREGULAR_BASE:
+        return _IRREGULAR_BASE[lower]
+    if lower.endswith("ied"):
+        return lower[:-3] + "y"
+    if lower.endswith("ed"):
+        return lower[:-2] if not lower.endswith("eed") else lower
+    return lower
+
+
+def _is_participle(verb: str) -> bool:
+    lower = verb.casefold()
+    return lower in _PARTICIPLES or (lower.endswith("ed") and len(lower) > 3)
+
+
+def _is_past(verb: str) -> bool:
+    lower = verb.casefold()
+    return lower in _IRREGULAR_PAST or (lower.endswith("ed") and len(lower) > 3)
+
+
+_FREQUENCY = re.compile(
+    r"(?:^|\s+)(?:(?:once|twice|(?:a\s+few\s+|\w+\s+)?times)\s+a\s+\w+|every\s+\w+|(?:on|at)\s+\w+days?\b"
+    r"|(?:until|till|since)\b)",
+    re.IGNORECASE,
+)
+
+
+def _thing(obj: str) -> str:
+    """The head noun phrase an event's object is about, or "" when it names nothing."""
+    words = obj.split()
+    if len(words) >= 2 and words[0].casefold() == "how" and words[1].casefold() == "to":
+        words = words[2:]
+    if len(words) >= 3 and words[0].casefold() == "to" and words[2].casefold() in _ARTICLES:
+        words = words[2:]
+    while words and words[0].casefold() in (*_PARTICLES, *_PREPOSITIONS):
+        words = words[1:]
+    text = " ".join(words).replace('"', "").replace("“", "").replace("”", "")
+    text = re.split(r"\s+(?:like|-|–|—)\s+|\s*[,:;(]\s*", text, maxsplit=1)[0]
+    text = _FREQUENCY.split(text, maxsplit=1)[0]
+    if len(words) >= 3 and " ".join(words[:3]).casefold() == "a break from":
+        return _thing(" ".join(words[3:]))
+    head = head_phrase(re.sub(r"^(?:this|that|these|those)\s+", "", text, flags=re.I))
+    first = head.split()[0] if head else ""
+    if first in _VAGUE_HEADS or (head and head.split()[-1] in _VAGUE_HEADS):
+        # ``a blast at the Pride fest``, ``a great time throwing a party``: a vague head is
+        # about the place or thing after it.
+        after = re.search(r"\s(?:at|in|with|on|\w+ing)\s+(?P<np>.+)$", text, re.IGNORECASE)
+        return _thing(after.group("np")) if after else ""
+    if not head or first in _PRONOUN_OBJECTS or first in _TIME_HEADS:
+        return ""
+    return head.strip("\"'“”")
+
+
+_SPENT_TIME = re.compile(
+    r"^(?:the\s+|a\s+|their\s+)?(?:whole\s+|entire\s+|all\s+)?(?:\w+\s+)?(?:weekend|day|week"
+    r"|morning|afternoon|evening|night|summer|year|hours?)s?\s+(?P<gerund>\w+ing)\b",
+    re.IGNORECASE,
+)
+"""``spent the whole weekend tinkering``: the activity is the gerund after the time."""
+
+
+def _activity_subject(verb: str, obj: str) -> str:
+    """The subject of an activity: what it acts on, else the activity itself (``painting``)."""
+    spent = _SPENT_TIME.match(obj)
+    if spent is not None:
+        return spent.group("gerund").casefold()
+    words = obj.split()
+    if words and words[0].casefold().endswith("ing") and len(words[0]) > 4:
+        following = words[1].casefold() if len(words) > 1 else ""
+        if not following or following in _PREPOSITIONS or following in _PARTICLES:
+            return words[0].casefold()
+        thing = _thing(" ".join(words[1:]))
+        return thing or words[0].casefold()
+    thing = _thing(obj)
+    if thing:
+        return thing
+    lower = verb.casefold()
+    return lower if lower.endswith("ing") else gerund(_verb_base(lower))
+
+
+def _predicate(aux: str | None, verb: str, *, plural: bool) -> str:
+    """The verb group for ``User`` (or ``User and others`` when ``plural``)."""
+    lower = verb.casefold()
+    if aux is not None:
+        aux_words = aux.casefold().split()
+        head = aux_words[0]
+        if head in _BE_FORMS:
+            head = ("are" if head in ("am", "are") else "were") if plural else _BE_FORMS[head]
+        elif head == "have":
+            head = "have" if plural else "has"
+        elif head == "do":
+            return lower if plural else third_person(lower)
+        elif head == "did":
+            return _IRREGULAR_PAST_OF.get(lower, lower + "ed")
+        return " ".join([head, *aux_words[1:], lower])
+    if _is_past(lower) or plural:
+        return lower
+    return third_person(lower)
+
+
+_VERB_GROUP = re.compile(
+    r"^(?P<aux>(?:am|was|are|were|have\s+been|had\s+been|have|had|used\s+to|do|did)\s+)?"
+    r"(?P<verb>[a-z][a-z'-]*)(?:\s+(?P<rest>.*))?$",
+    re.IGNORECASE,
+)
+
+
+def _strip_adverbs(text: str) -> str:
+    words = text.split()
+    while words:
+        lower = words[0].casefold().strip(",")
+        if lower in _ADVERB_WORDS or (lower.endswith("ly") and lower not in _NOT_ADVERBS):
+            words = words[1:]
+        else:
+            break
+    return " ".join(words)
+
+
+def _activity(statement_text: str, subject: str) -> list[_Proposal]:
+    """An ongoing activity or habit of the user (``User runs three times a week.``): a user
+    attribute about the activity, so a newer statement about it supersedes the older one."""
+    statement = statement_text.rstrip(" .!,") + "."
+    if not subject or len(statement) < 12:
+        return []
+    return [
+        _Proposal(
+            belief_type=BeliefType.USER_MODEL_ATTR,
+            subject=collapse(subject).casefold(),
+            predicate="",
+            obj=statement,
+            exclusive=True,
+            statement=statement,
+            confidence=EVENT_CONFIDENCE,
+        )
+    ]
+
+
+def _with(proposal: _Proposal, *, exclusive: bool) -> _Proposal:
+    return _Proposal(
+        belief_type=proposal.belief_type,
+        subject=proposal.subject,
+        predicate=proposal.predicate,
+        obj=proposal.obj,
+        exclusive=exclusive,
+        statement=proposal.statement,
+        confidence=proposal.confidence,
+        when=proposal.when,
+        past=proposal.past,
+    )
+
+
+def _pronoun_only(obj: str) -> bool:
+    """True when the object opens with a pronoun it does not resolve (``it``, ``that``)."""
+    words = [w.casefold().strip(".,!") for w in obj.split()]
+    if not words or words[0] not in _PRONOUN_OBJECTS:
+        return False
+    # ``this bowl`` names its referent; ``this``, ``that so much`` and ``it`` do not.
+    demonstrative = words[0] in ("this", "that", "these", "those") and len(words) > 1
+    return not (demonstrative and words[1].isalpha() and words[1] not in _NOT_A_NOUN)
+
+
+_NOT_A_NOUN = frozenset(
+    {"is", "was", "so", "too", "very", "much", "one", "ones", "way", "stuff", "thing", "things"}
+    | set(_PREPOSITIONS)
+    | set(_PARTICLES)
+)
+
+
+def _proposal(
+    who: str, predicate: str, obj: str, subject: str, when: object, *, past: bool
+) -> list[_Proposal]:
+    from memory_core.formation.deterministic.timing import TimePhrase
+
+    statement = collapse(f"{who} {predicate} {obj}").rstrip(" .!,") + "."
+    if not subject or len(statement) < 12:
+        return []
+    proposal = _p(BeliefType.FACT, subject, predicate, obj, exclusive=False, statement=statement)
+    return [
+        _Proposal(
+            belief_type=proposal.belief_type,
+            subject=proposal.subject,
+            predicate=proposal.predicate,
+            obj=proposal.obj,
+            exclusive=False,
+            statement=statement,
+            negated=None,
+            confidence=EVENT_CONFIDENCE,
+            when=when if isinstance(when, TimePhrase) else None,
+            past=past,
+        )
+    ]
+
+
+_LEADING_PHRASE = re.compile(
+    r"^(?:after|before|during|at|over|for|on|in|through|between)\s+[^,]{1,40}?,?\s+(?=(?:I|we)\s)",
+    re.IGNORECASE,
+)
+"""``After the exam I celebrated``: a leading prepositional phrase before the subject."""
+
+
+__all__ = ["EVENT_CONFIDENCE"]

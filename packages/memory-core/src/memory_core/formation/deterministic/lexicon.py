@@ -1,0 +1,375 @@
+"""Word lists the deterministic extractor reads with: facets, relations (one table), roles,
+diets, health words, nationalities, names that are not names, determiners."""
+
+from __future__ import annotations
+
+import re
+
+
+def _words(text: str) -> frozenset[str]:
+    """A lexicon written as whitespace-separated words."""
+    return frozenset(text.split())
+
+
+_FACETS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "answer style",
+        (
+            "answer",
+            "answers",
+            "response",
+            "responses",
+            "reply",
+            "replies",
+            "explanation",
+            "explanations",
+            "summary",
+            "summaries",
+        ),
+    ),
+    (
+        "answer format",
+        ("bullet points", "bullet", "bullets", "tables", "markdown", "numbered lists"),
+    ),
+    ("indentation style", ("tabs", "spaces", "indentation", "indents")),
+    ("color theme", ("dark mode", "light mode", "dark theme", "light theme")),
+    ("units", ("metric", "imperial", "celsius", "fahrenheit", "kilometers", "miles")),
+    (
+        "contact method",
+        ("email", "emails", "phone calls", "calls", "texts", "text messages", "slack messages"),
+    ),
+    ("seating", ("aisle seats", "aisle seat", "window seats", "window seat", "aisle", "window")),
+    (
+        "programming language",
+        ("python", "java", "javascript", "typescript", "rust", "golang", "kotlin", "ruby"),
+    ),
+    ("work arrangement", ("remote work", "working remotely", "working from home", "office")),
+)
+
+
+def _phrases(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+_ONE_AT_A_TIME = _phrases(
+    """
+    wife, husband, spouse, partner, fiancée, fiancee, fiancé, fiance, boyfriend, girlfriend,
+    ex-wife, ex-husband, ex-partner, ex-boyfriend, ex-girlfriend, mother, mom, mum, father,
+    dad, stepmother, stepfather, stepmom, stepmum, stepdad, mother-in-law, father-in-law,
+    grandmother, grandfather, grandma, grandpa, granny, godmother, godfather, best friend,
+    manager, boss, supervisor, skip-level manager, mentor, team lead, tech lead, assistant,
+    advisor, adviser, tutor, teacher, coach, personal trainer, trainer, doctor, family doctor,
+    gp, pediatrician, paediatrician, therapist, physical therapist, physiotherapist, physio,
+    chiropractor, psychiatrist, psychologist, counselor, counsellor, dentist, accountant,
+    lawyer, attorney, financial advisor, nanny, babysitter, landlord, landlady, vet
+    """
+)
+_SEVERAL_AT_ONCE = _phrases(
+    """
+    sister, brother, twin sister, twin brother, half-sister, half-brother, stepsister,
+    stepbrother, sister-in-law, brother-in-law, son, daughter, stepson, stepdaughter,
+    son-in-law, daughter-in-law, child, kid, baby, grandson, granddaughter, grandchild, aunt,
+    uncle, cousin, niece, nephew, godson, goddaughter, friend, roommate, flatmate, housemate,
+    neighbor, neighbour, mentee, cofounder, co-founder, business partner, coworker, co-worker,
+    colleague, teammate, direct report, classmate, dog, cat, puppy, kitten, rabbit, bunny,
+    hamster, guinea pig, parrot, horse, tortoise, turtle
+    """
+)
+RELATIONS: dict[str, bool] = {
+    **dict.fromkeys(_ONE_AT_A_TIME, False),
+    **dict.fromkeys(_SEVERAL_AT_ONCE, True),
+}
+"""Relation word -> True when a person has several at once (a sister, a friend, a dog: naming
+one adds to the others) and False when they have one (a spouse, a manager, a landlord: a newer
+name supersedes)."""
+_RELATIONS = tuple(RELATIONS)
+_MULTI_VALUED_RELATIONS = frozenset(r for r, several in RELATIONS.items() if several)
+"""Relations a person has several of at once (see :data:`RELATIONS`)."""
+_RELATION_PLURALS = {
+    "kids": "kid",
+    "children": "child",
+    "sons": "son",
+    "daughters": "daughter",
+    "sisters": "sister",
+    "brothers": "brother",
+    "dogs": "dog",
+    "cats": "cat",
+}
+_ROLE_NOUNS = _words(
+    """engineer developer programmer scientist analyst designer manager teacher professor
+    student nurse doctor physician surgeon lawyer attorney accountant consultant architect
+    researcher writer editor journalist chef cook pharmacist dentist electrician plumber
+    photographer artist musician founder cofounder co-founder ceo cto cfo coo vp intern
+    administrator admin technician therapist librarian pilot mechanic recruiter paramedic
+    veterinarian vet translator economist statistician marketer salesperson lecturer tutor
+    firefighter officer carpenter barista bartender waiter waitress cashier driver farmer
+    biologist chemist physicist mathematician historian counselor counsellor student
+    sre devops owner lead director president freelancer contractor"""
+)
+_DIETS = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "gluten-free", "keto"})
+_HEALTH_ADJECTIVES = frozenset(
+    {
+        "diabetic",
+        "epileptic",
+        "asthmatic",
+        "colorblind",
+        "colourblind",
+        "color-blind",
+        "deaf",
+        "pregnant",
+        "lactose intolerant",
+        "gluten intolerant",
+        "lactose-intolerant",
+        "gluten-intolerant",
+        "hard of hearing",
+        "immunocompromised",
+        "anemic",
+        "anaemic",
+    }
+)
+_HANDEDNESS = frozenset({"left-handed", "right-handed", "left handed", "right handed"})
+_NATIONALITIES = _words(
+    """American Argentine Argentinian Australian Austrian Bangladeshi Belgian Bolivian Brazilian
+    British Bulgarian Cambodian Cameroonian Canadian Chilean Chinese Colombian Croatian Cuban
+    Czech Danish Dominican Dutch Ecuadorian Egyptian English Eritrean Estonian Ethiopian
+    Filipino Filipina Finnish French Georgian German Ghanaian Greek Guatemalan Haitian
+    Honduran Hungarian Icelandic Indian Indonesian Iranian Iraqi Irish Israeli Italian
+    Jamaican Japanese Jordanian Kazakh Kenyan Korean Latvian Lebanese Lithuanian Malaysian
+    Maltese Mexican Moroccan Nepalese Nepali Nigerian Norwegian Pakistani Palestinian Peruvian
+    Polish Portuguese Romanian Russian Salvadoran Saudi Scottish Senegalese Serbian
+    Singaporean Slovak Slovenian Somali Spanish Sudanese Swedish Swiss Syrian Taiwanese
+    Tanzanian Thai Tunisian Turkish Ugandan Ukrainian Uruguayan Venezuelan Vietnamese Welsh
+    Zambian Zimbabwean"""
+)
+"""Nationality adjectives: ``I'm Canadian`` states a nationality, never a name."""
+_RELIGIONS = _words(
+    """Jewish Muslim Christian Catholic Protestant Orthodox Buddhist Hindu Sikh Jain Mormon
+    Quaker Anglican Baptist Lutheran Methodist Evangelical Atheist Agnostic Pagan"""
+)
+_CALENDAR_WORDS = _words(
+    """Monday Tuesday Wednesday Thursday Friday Saturday Sunday Today Tomorrow Yesterday
+    Tonight Weekend"""
+)
+_NOT_NAME_WORDS = frozenset(
+    w.casefold()
+    for w in (
+        *_NATIONALITIES,
+        *_RELIGIONS,
+        *_CALENDAR_WORDS,
+        *_words(
+            """I And But Or So The A An This That These Those It He She They We You My Our His
+            Her Their Your Who What When Where Why How Yes No Not Also Just Still Now Then Here
+            There Thanks Thank Please Anyway Lol Haha OK Okay"""
+        ),
+    )
+)
+"""Capitalized words that are never a person's (or pet's) name in a relationship statement."""
+_CONDITIONS = _words(
+    """asthma diabetes migraines migraine hypertension epilepsy arthritis adhd anxiety
+    depression insomnia eczema psoriasis celiac coeliac tinnitus dyslexia autism ibs
+    crohn's lupus gout scoliosis endometriosis"""
+) | frozenset(
+    (
+        "sleep apnea",
+        "sleep apnoea",
+        "high blood pressure",
+        "low blood pressure",
+        "celiac disease",
+        "coeliac disease",
+        "crohn's disease",
+    )
+)
+_CONDITION_SUFFIX = re.compile(r"(?:itis|osis|emia|aemia|disease|syndrome|disorder)$", re.I)
+_TRANSIENT_HEADS = _words(
+    """question questions problem problems issue issues idea ideas meeting meetings call calls
+    appointment appointments deadline deadlines feeling suggestion suggestions request requests
+    bug bugs doubt doubts favor favour minute minutes moment second seconds lot few couple bit
+    chance point look break headache cold fever flight flights interview interviews exam exams
+    test tests task tasks presentation date plan plans thought thoughts concern concerns
+    comment comments follow-up followup quick"""
+)
+_PRONOUN_OBJECTS = _words(
+    """it this that these those them him her something anything everything nothing one what
+    which there here so"""
+)
+_DETERMINERS = (
+    "a couple of",
+    "a few",
+    "brand new",
+    "a",
+    "an",
+    "the",
+    "my",
+    "our",
+    "their",
+    "his",
+    "her",
+    "your",
+    "some",
+    "any",
+    "this",
+    "that",
+    "these",
+    "those",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "several",
+    "new",
+    "own",
+)
+_HEAD_STOP = re.compile(
+    r"\s+(?:for|over|than|instead|with|without|in|on|at|from|to|by|during|because|when|while"
+    r"|since|named|called|as|and|or|but|which|that|who|every|each|all|into|onto|rather|via"
+    r"|about|around|after|before|near|under)\b.*$",
+    re.IGNORECASE,
+)
+
+
+_NAME = r"(?P<name>(?!I\b)[A-Z][\w'’.-]*(?:\s+(?:van|de|da|von|del|la|le)?\s*[A-Z][\w'’.-]*){0,3})"
+
+
+def _relation_alternation() -> str:
+    ordered = sorted((*_RELATIONS, *_RELATION_PLURALS), key=lambda r: (-len(r), r))
+    return "|".join(re.escape(r) for r in ordered)
+
+
+_REL = _relation_alternation()
+_RELATION_MODIFIERS = (
+    r"older|younger|little|big|baby|eldest|oldest|youngest|middle|new|current|lovely|wonderful"
+    r"|amazing|awesome|dear|sweet|adopted|rescue|twin"
+)
+"""Words that may stand between ``my`` and a relation word (``my younger sister``); a word
+like ``old`` or ``former`` may not, since it names a past relation."""
+
+# Conversational rules: verb forms, vague and transient heads, family words.
+
+_ADVERB_WORDS = _words(
+    """really just also actually finally recently always never usually sometimes often even
+    still totally definitely absolutely kinda kind of honestly already only mostly mainly
+    literally seriously truly genuinely basically currently now then again once twice first
+    so very super pretty quite too all soon ever lately luckily sadly thankfully hopefully
+    officially especially obviously clearly certainly surely"""
+)
+
+_NOT_ADVERBS = frozenset({"only", "early", "family", "rally", "belly", "fly", "reply", "apply"})
+
+_STOP_VERBS = _words(
+    """know knew think thought guess believe suppose mean meant agree agreed wonder wondered
+    bet understand understood see hope wish appreciate appreciated admire admired
+    can could would should might may must shall will love like enjoy hate adore
+    miss totally am was has have do did is are were be been being say said tell told need
+    ask asked wanna gotta hear heard"""
+)
+"""Verbs read elsewhere (attitudes, possession, be) or that report a thought, not an event."""
+
+_IRREGULAR_PAST = _words(
+    """went got made took saw had was were did came gave found bought brought thought told said
+    ran began wrote met left felt kept lost won built sent spent taught caught sold held heard
+    paid sat stood understood became ate drank drove flew grew knew threw wore swam sang rode
+    chose broke spoke forgot fell slept woke fought dealt lent meant led fed hung shot lit struck
+    dug stuck spun slid bit hid shook put set cut hit let quit hurt shut read began drew"""
+)
+
+_IRREGULAR_BASE = {
+    "went": "go",
+    "got": "get",
+    "made": "make",
+    "took": "take",
+    "saw": "see",
+    "came": "come",
+    "gave": "give",
+    "found": "find",
+    "bought": "buy",
+    "brought": "bring",
+    "ran": "run",
+    "began": "begin",
+    "wrote": "write",
+    "met": "meet",
+    "left": "leave",
+    "kept": "keep",
+    "lost": "lose",
+    "won": "win",
+    "built": "build",
+    "sent": "send",
+    "spent": "spend",
+    "taught": "teach",
+    "sold": "sell",
+    "ate": "eat",
+    "drank": "drink",
+    "drove": "drive",
+    "flew": "fly",
+    "grew": "grow",
+    "swam": "swim",
+    "sang": "sing",
+    "rode": "ride",
+    "drew": "draw",
+}
+
+_VAGUE_HEADS = _words(
+    """lot lots bit time times day days thing things stuff way fun blast one some much more
+    everything anything something nothing kind sort deal part couple few ton tons while
+    someone somebody anyone anybody everyone"""
+)
+
+_TRANSIENT = _words(
+    """question questions problem issue doubt doubts favor favour minute minutes moment second
+    seconds lot few couple bit chance point look thought thoughts concern concerns comment
+    comments suggestion suggestions request requests error errors message messages reply
+    response answer answers dream date"""
+)
+"""Heads of what a conversation is doing right now (a question, an error), not an event."""
+
+_FAMILY = {
+    "mom": "mother",
+    "mum": "mother",
+    "mother": "mother",
+    "dad": "father",
+    "father": "father",
+    "parents": "parents",
+    "sister": "sister",
+    "brother": "brother",
+    "sis": "sister",
+    "bro": "brother",
+    "son": "son",
+    "daughter": "daughter",
+    "kids": "kids",
+    "kid": "kid",
+    "children": "kids",
+    "wife": "wife",
+    "husband": "husband",
+    "partner": "partner",
+    "grandma": "grandmother",
+    "grandmother": "grandmother",
+    "grandpa": "grandfather",
+    "grandfather": "grandfather",
+    "grandparents": "grandparents",
+    "aunt": "aunt",
+    "uncle": "uncle",
+    "cousin": "cousin",
+    "family": "family",
+    "fam": "family",
+}
+
+_ARTICLES = frozenset({"the", "a", "an", "my", "their", "our", "some", "his", "her"})
+
+_PARTICLES = ("up", "out", "off", "back", "down", "over", "away", "around", "along")
+
+_PREPOSITIONS = _words(
+    """to at in on with for about into from of by through across after before around near"""
+)
+
+_PARTICIPLES = _IRREGULAR_PAST | _words(
+    """gone done seen taken given known grown driven written eaten flown ridden begun swum sung
+    gotten broken chosen spoken forgotten fallen woken worn thrown drawn shown been"""
+)
+
+_TIME_HEADS = _words(
+    """monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays
+    saturday saturdays sunday sundays weekend weekends morning mornings evening evenings night
+    nights week weeks month months year years today tonight"""
+)
+
+_IRREGULAR_PAST_OF = {base: past for past, base in _IRREGULAR_BASE.items()}

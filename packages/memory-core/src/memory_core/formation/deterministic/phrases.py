@@ -1,0 +1,193 @@
+"""Noun-phrase helpers and the proposal a rule returns (``User <predicate> <obj>.``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory_core.domain import BeliefType
+from memory_core.formation._text import collapse, indefinite_article
+from memory_core.formation.deterministic.lexicon import (
+    _DETERMINERS,
+    _FACETS,
+    _HEAD_STOP,
+    _PRONOUN_OBJECTS,
+)
+from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
+from memory_core.formation.deterministic.timing import TimePhrase
+
+
+def _strip_determiners(phrase: str) -> str:
+    words = phrase.strip()
+    changed = True
+    while changed:
+        changed = False
+        for det in _DETERMINERS:
+            if words.casefold().startswith(det + " "):
+                words = words[len(det) + 1 :].lstrip()
+                changed = True
+                break
+    return words
+
+
+def head_phrase(phrase: str) -> str:
+    """The head noun phrase of an object, lowercase: determiners and trailing phrases removed."""
+    head = _HEAD_STOP.sub("", _strip_determiners(collapse(phrase)))
+    head = head.strip(" ,.;:!?'\"")
+    words = head.split()
+    return " ".join(words[:5]).casefold()
+
+
+def _facet(phrase: str) -> str | None:
+    lowered = f" {collapse(phrase).casefold()} "
+    lowered = re.sub(r"[^\w\s-]", " ", lowered)
+    head = f" {head_phrase(phrase)} "
+    for haystack in (head, lowered):
+        best: tuple[int, str] | None = None
+        for facet, words in _FACETS:
+            for word in words:
+                position = haystack.find(f" {word} ")
+                if position >= 0 and (best is None or position < best[0]):
+                    best = (position, facet)
+        if best is not None:
+            return best[1]
+    return None
+
+
+_POSSESSIVES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"\bmyself\b", "themselves"),
+        (r"\bMyself\b", "Themselves"),
+        (r"\bmine\b", "theirs"),
+        (r"\bmy\b", "their"),
+        (r"\bMy\b", "Their"),
+        (r"\bme\b", "them"),
+        (r"\bI\b", "they"),
+    )
+)
+_TEAM_PRONOUNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"\bourselves\b", "themselves"),
+        (r"\bours\b", "theirs"),
+        (r"\bour\b", "their"),
+        (r"\bOur\b", "Their"),
+        (r"\bus\b", "them"),
+        (r"\bwe\b", "they"),
+        (r"\bWe\b", "They"),
+    )
+)
+
+
+def _third_person_object(phrase: str, *, team: bool = False) -> str:
+    out = phrase
+    for pattern, replacement in _POSSESSIVES:
+        out = pattern.sub(replacement, out)
+    if team:
+        for pattern, replacement in _TEAM_PRONOUNS:
+            out = pattern.sub(replacement, out)
+    return out
+
+
+def _indefinite(phrase: str) -> str:
+    """``my Apple Watch`` -> ``an Apple Watch`` (a possession stated without ownership words)."""
+    match = re.match(r"^(?:my|our)\s+(?P<rest>.+)$", phrase, re.IGNORECASE)
+    if match is None or "'" in match.group("rest").split(" ")[0]:
+        return phrase
+    rest = match.group("rest")
+    return f"{indefinite_article(rest)} {rest}"
+
+
+def _clean_object(phrase: str, *, cut: re.Pattern[str] = _OBJECT_CUT) -> str:
+    text = collapse(phrase).strip()
+    text = cut.split(text, maxsplit=1)[0]
+    text = text.strip().rstrip(" .!?;,")
+    previous = None
+    while previous != text:
+        previous = text
+        text = _TRAILING.sub("", text).rstrip(" .!?;,")
+    return text
+
+
+def _named(obj: str, clause: str) -> bool:
+    """True when ``obj`` reads as a proper name: capitalized, or written by someone who
+    capitalizes nothing, not even "I" (``i live in seattle``)."""
+    return obj[:1].isupper() or not any(c.isupper() for c in clause)
+
+
+def _usable(obj: str) -> bool:
+    words = obj.split()
+    if not words or len(words) > 14:
+        return False
+    if not any(c.isalpha() for c in obj):
+        return False
+    return words[0].casefold() not in _PRONOUN_OBJECTS
+
+
+def _split_coordination(obj: str) -> list[str]:
+    parts = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+", obj) if p.strip()]
+    if len(parts) < 2:
+        return [obj]
+    for part in parts:
+        first = part.split()[0]
+        starts_np = first.casefold() in {"a", "an", "my", "the", "two", "three", "some"}
+        if not (starts_np or first[:1].isupper()) or len(part.split()) > 5:
+            return [obj]
+    return parts
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Proposal:
+    """A clause's reading: ``User <predicate> <obj>.`` (or an explicit statement)."""
+
+    belief_type: BeliefType
+    subject: str
+    predicate: str
+    obj: str
+    exclusive: bool = True
+    statement: str | None = None
+    negated: str | None = None
+    confidence: float | None = None
+    when: TimePhrase | None = None
+    past: bool = False
+
+    def render(self) -> str:
+        if self.statement is not None:
+            return self.statement
+        return f"User {self.predicate} {self.obj}."
+
+    def render_retraction(self) -> str:
+        if self.negated is not None:
+            return self.negated
+        words = self.predicate.split(" ", 1)
+        if words[0] in ("is", "has been", "was"):
+            rest = f" {words[1]}" if len(words) > 1 else ""
+            return f"User {words[0]} no longer{rest} {self.obj}."
+        return f"User no longer {self.predicate} {self.obj}."
+
+
+_Rule = Callable[[str], list[_Proposal]]
+_I = r"^I\s+" + _ADVERBS
+
+
+def _p(
+    belief_type: BeliefType,
+    subject: str,
+    predicate: str,
+    obj: str,
+    *,
+    exclusive: bool = True,
+    statement: str | None = None,
+    negated: str | None = None,
+) -> _Proposal:
+    return _Proposal(
+        belief_type=belief_type,
+        subject=collapse(subject).casefold(),
+        predicate=predicate,
+        obj=obj,
+        exclusive=exclusive,
+        statement=statement,
+        negated=negated,
+    )

@@ -1,0 +1,157 @@
+"""Reading one normalized clause into proposals, and ``it`` resolved against the clause before."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory_core.domain import BeliefType, Polarity
+from memory_core.formation._text import base_form, collapse, gerund
+from memory_core.formation.deterministic.lexicon import _HEAD_STOP
+from memory_core.formation.deterministic.phrases import _facet, _p, _Proposal, head_phrase
+from memory_core.formation.deterministic.retraction import _positive, _retraction
+from memory_core.formation.deterministic.rules_events import event_readings
+from memory_core.formation.deterministic.rules_plans import plan_readings
+from memory_core.formation.deterministic.rules_preferences import (
+    _ATTITUDE,
+    _ATTITUDE_PREDICATES,
+    _NOT_FAN,
+)
+from memory_core.formation.deterministic.rules_profile import _DIET_NOT
+from memory_core.formation.deterministic.rules_relations import _appositive_relationships
+from memory_core.formation.deterministic.screening import (
+    _ADVERBS,
+    _HEDGED,
+    _normalize_clause,
+    _supply_subject,
+)
+from memory_core.formation.deterministic.timing import resolve
+from memory_core.formation.port import USER_STATEMENT_CONFIDENCE
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClauseReading:
+    """What the extractor read in one clause (for tests and diagnostics)."""
+
+    belief_type: BeliefType
+    subject: str
+    statement: str
+    polarity: Polarity
+    exclusive: bool
+    retracts: str | None
+    confidence: float = USER_STATEMENT_CONFIDENCE
+
+
+def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None) -> ClauseReading:
+    retract = polarity is Polarity.RETRACT
+    statement = proposal.render_retraction() if retract else proposal.render()
+    if proposal.when is not None and not retract:
+        when = resolve(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
+        statement = f"{statement.rstrip('.')} {when}."
+    return ClauseReading(
+        belief_type=proposal.belief_type,
+        subject=proposal.subject,
+        statement=statement,
+        polarity=polarity,
+        exclusive=proposal.exclusive,
+        retracts=(proposal.obj or proposal.subject) if retract else None,
+        confidence=proposal.confidence or USER_STATEMENT_CONFIDENCE,
+    )
+
+
+_NOT_A_STATEMENT = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|might|could|should|must|would|wish|hope|hopefully"
+    r"|someday|one\s+day|considering|thinking\s+(?:about|of)|I\s+think|I\s+guess|I\s+believe"
+    r"|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of|shall|(?-i:may)"
+    r"|(?-i:will))\b|'ll\b",
+    re.IGNORECASE,
+)
+"""The hedges and modals that keep a clause from being a statement, even unread as a plan."""
+
+
+def _read(text: str, *, events: bool = True) -> list[tuple[_Proposal, Polarity]]:
+    """The proposals of one normalized clause, each with its polarity (``events``: read an
+    event, activity, plan or feeling when no other rule reads the clause)."""
+    # A relation named in apposition is presupposed, not asserted: it holds even under a
+    # modal or a negation of the clause's predicate (``My son Leo might start school``).
+    named = [(p, Polarity.ASSERT) for p in _appositive_relationships(text)]
+    if _HEDGED.search(text):
+        plans = plan_readings(text) if events else []
+        if plans or not events or _NOT_A_STATEMENT.search(text):
+            return named + [(p, Polarity.ASSERT) for p in plans]
+        # A plan marker the plan rules do not read (``I started going to boot camps``) is
+        # not a hedge; a modal or a hedge still forms nothing.
+    retraction = _retraction(text)
+    if retraction is not None:
+        return [(p, Polarity.RETRACT) for p in retraction] + named
+    negated = r"^I\s+(?:do\s+not|did\s+not|cannot|am\s+not|have\s+not|never)\b"
+    if re.match(negated, text, re.IGNORECASE) and not (
+        _ATTITUDE.match(text) or _DIET_NOT.match(text) or _NOT_FAN.match(text)
+    ):
+        return named
+    positive = _positive(text) or (event_readings(text) if events else [])
+    return [(p, Polarity.ASSERT) for p in positive] + named
+
+
+def read_clause(
+    clause: str, *, supply_subject: bool = True, at: datetime | None = None
+) -> list[ClauseReading]:
+    """Read one clause (no hazard screen, no sentence-level filters) into zero or more readings.
+
+    Args:
+        clause: One clause of a user turn.
+        supply_subject: Read a clause that opens without its subject (``Been living in
+            Toronto``) as the user's own statement; off for a dependent participial phrase.
+        at: The session clock relative time resolves against (``yesterday`` ->
+            ``on 2026-01-04``); without it the phrase is kept as said.
+    """
+    text = _normalize_clause(clause)
+    if not text:
+        return []
+    if supply_subject:
+        text = _supply_subject(text)
+    return [_reading(p, polarity, at) for p, polarity in _read(text)]
+
+
+_PRONOUN_ATTITUDE = re.compile(
+    r"^I\s+" + _ADVERBS + r"(?P<verb>like|love|adore|enjoy|hate|dislike|detest|loathe"
+    r"|cannot\s+stand|can\s+not\s+stand|do\s+not\s+like|do\s+not\s+enjoy)\s+(?:it|that|this)"
+    r"(?:\s+(?:so\s+far|a\s+lot|a\s+bit|so\s+much|there|here))*$",
+    re.IGNORECASE,
+)
+"""``I really like it``: an attitude whose object is a pronoun, resolved to the previous clause."""
+_THING_PREDICATES = frozenset({"uses", "has", "owns", "drives", "plays"})
+
+
+def _antecedent(proposal: _Proposal) -> tuple[str, str] | None:
+    """What ``it`` refers to after ``proposal``'s clause, with the subject a preference about it
+    takes: the thing for a possession or a tool, the activity (as a gerund) otherwise."""
+    if proposal.statement is not None or proposal.belief_type is not BeliefType.USER_MODEL_ATTR:
+        return None
+    verb, _, particle = proposal.predicate.partition(" ")
+    if verb in _THING_PREDICATES:
+        thing = _HEAD_STOP.sub("", proposal.obj).strip()
+        thing = re.sub(r"^(?:a|an)\s+", "their ", thing, flags=re.IGNORECASE)
+        subject = head_phrase(thing)
+        return (thing, subject) if thing and subject else None
+    if verb in ("is", "was", "no"):
+        return None
+    activity = collapse(f"{gerund(base_form(verb))} {particle} {proposal.obj}")
+    if len(activity.split()) > 6:
+        return None
+    return activity, _facet(activity) or activity.casefold()
+
+
+def _resolve_pronoun(text: str, previous: Sequence[_Proposal]) -> list[_Proposal]:
+    """Read ``I love it`` against the clause before it in the same turn."""
+    match = _PRONOUN_ATTITUDE.match(text)
+    if match is None or not previous:
+        return []
+    resolved = _antecedent(previous[-1])
+    if resolved is None:
+        return []
+    obj, subject = resolved
+    predicate = _ATTITUDE_PREDICATES[collapse(match.group("verb")).casefold()]
+    return [_p(BeliefType.PREFERENCE, subject, predicate, obj)]

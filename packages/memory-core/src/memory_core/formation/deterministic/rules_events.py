@@ -1,0 +1,324 @@
+"""What people say in conversation: events, activities, plans, feelings and their people.
+
+These rules read a first-person declarative clause that no attribute, preference or
+relationship rule read, so they run last. Each forms a ``fact`` that is not exclusive: two
+events never supersede each other, and the slot rules before them keep the subjects that must
+(home, employment, a relation's name).
+
+* **Events and activities.** ``I booked a flight ticket to Lisbon`` -> ``User booked a flight
+  ticket to Lisbon.``; ``I'm taking a ceramics class`` -> ``User is taking a ceramics class.``;
+  ``We played chess`` -> ``User and others played chess.``. The verb is conjugated for the
+  third person; the object keeps every item of a list and is cut at nothing but a new clause.
+* **Plans and intentions** (``I'm going to``, ``I'm planning to``, ``I will``, ``I want to``,
+  ``I hope to``) form with lower confidence: ``User plans to adopt a second cat.``. A modal
+  (``might``, ``could``, ``would``, ``should``) or ``maybe``/``someday`` still forms nothing.
+* **Feelings** (``I'm so excited about the concert``, ``I feel proud of my kids``) form about
+  what they are about.
+* **The user's family** (``My mom was interested in art``, ``My sister and I are driving up``)
+  form about the relation when the statement is a past state or event of a family member, or
+  something they did with the user; another person's present attributes (``My brother lives in
+  Chicago``) and the news of people outside the family stay theirs.
+
+Nothing forms about the listener (a ``you`` anywhere), from an object that is only a pronoun or
+``there``, or from a negated clause. Subjects are the head noun phrase of what the clause is
+about (``flight ticket``, ``ceramics class``), the activity when there is none (``painting``),
+and the canonical relation word for a family member (``mother``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.domain import BeliefType
+from memory_core.formation._text import collapse
+from memory_core.formation.deterministic.conversation import (
+    _FREQUENCY,
+    _LEADING_PHRASE,
+    _LISTENER,
+    _LOCATIVE_PRONOUN,
+    _NEGATION,
+    _SPECULATIVE,
+    _VERB_GROUP,
+    _activity,
+    _activity_subject,
+    _is_participle,
+    _is_past,
+    _object,
+    _predicate,
+    _pronoun_only,
+    _proposal,
+    _strip_adverbs,
+    _thing,
+    _with,
+)
+from memory_core.formation.deterministic.lexicon import (
+    _ARTICLES,
+    _FAMILY,
+    _IRREGULAR_PAST,
+    _PARTICLES,
+    _PREPOSITIONS,
+    _PRONOUN_OBJECTS,
+    _STOP_VERBS,
+    _TRANSIENT,
+    RELATIONS,
+    _words,
+)
+from memory_core.formation.deterministic.phrases import _p, _Proposal
+from memory_core.formation.deterministic.rules_plans import _feeling
+from memory_core.formation.deterministic.timing import TimePhrase, take_time
+
+_SUBJECT = re.compile(
+    r"^(?:(?P<i>I)|(?P<we>we)|(?P<rel_i>my\s+(?P<rel1>\w+)\s+and\s+I)"
+    r"|(?P<rel>my\s+(?:(?:little|big|older|younger|baby|twin|oldest|youngest)\s+)?(?P<rel2>\w+)))"
+    r"\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _clause_parts(text: str) -> tuple[str, str, str | None] | None:
+    """``(who, rest, family relation)`` for a first-person or family clause."""
+    match = _SUBJECT.match(text)
+    if match is None:
+        return None
+    if match.group("i"):
+        if re.match(r"^(?:are|were)\b", match.group("rest"), re.IGNORECASE):
+            return "User and others", match.group("rest"), None
+        return "User", match.group("rest"), None
+    if match.group("we"):
+        return "User", match.group("rest"), "we"
+    relation = (match.group("rel1") or match.group("rel2") or "").casefold()
+    family = _FAMILY.get(relation)
+    if family is None:
+        return None
+    if match.group("rel_i"):
+        return f"User and their {family}", match.group("rest"), family
+    return f"User's {family}", match.group("rest"), family
+
+
+def event_readings(clause: str) -> list[_Proposal]:
+    """Read a first-person (or family) declarative clause as an event, activity or feeling."""
+    text, when = take_time(clause)
+    text = _LEADING_PHRASE.sub("", text)
+    if _LISTENER.search(text) or _SPECULATIVE.search(text):
+        return []
+    parts = _clause_parts(text)
+    if parts is None:
+        return _my_thing(text, when)
+    who, rest, family = parts
+    team = family == "we"
+    family = None if team else family
+    plural = who != "User" and not who.startswith("User's")
+    rest = _strip_adverbs(rest)
+    if _NEGATION.match(rest):
+        return []
+    back = _BACK_TO.match(rest)
+    if back is not None and who == "User":
+        return _activity(f"User is {_object(rest.split(' ', 1)[1], team=team)}", _thing(back["x"]))
+    group = _VERB_GROUP.match(rest)
+    if group is None:
+        return []
+    aux = collapse(group.group("aux")) if group.group("aux") else None
+    if aux is not None:
+        after = _strip_adverbs(rest[group.end("aux") :])
+        verb, _, obj = after.partition(" ")
+        if (
+            aux.casefold() in ("do", "did")
+            and (verb.casefold() in _ARTICLES or verb.casefold() in _PRONOUN_OBJECTS)
+        ) or (aux.casefold() in ("have", "had") and not _is_participle(verb)):
+            verb, aux, obj = aux, None, after
+        elif not verb:
+            verb, aux, obj = aux.split()[-1], None, ""
+        if aux is not None and aux.casefold() == "used to" and _positive_reading(f"I {after}"):
+            return []
+    else:
+        verb = group.group("verb")
+        obj = group.group("rest") or ""
+    obj = _strip_adverbs(obj)
+    if verb.casefold() in ("feel", "feels", "felt") and aux is None:
+        return _feeling(who, verb, obj, plural=plural, when=when, team=team)
+    if team and aux is None and verb.casefold() in ("love", "like", "enjoy", "adore"):
+        # ``We enjoy hiking in the mountains``: the user's own liking, shared.
+        thing = _activity_subject(verb, obj)
+        liked = _object(obj, team=True)
+        if thing and liked and not _pronoun_only(obj):
+            return [_p(BeliefType.PREFERENCE, thing, f"{verb.casefold()}s", liked)]
+    if aux is None and verb.casefold() in _STOP_VERBS:
+        return []
+    if aux is not None and aux.casefold() in ("do", "did") and verb.casefold() in _STOP_VERBS:
+        return []
+    if family is not None and who.startswith("User's"):
+        involves = re.search(r"\b(?:me|us|I|with\s+me)\b", obj) is not None
+        past_state = aux in ("was", "were", "had", "used to") or verb.casefold() in (
+            "was",
+            "were",
+            "had",
+        )
+        if not (past_state or (_is_past(verb) and (involves or family != "family"))):
+            return []
+        if verb.casefold() in ("was", "were", "had") and aux is None:
+            verb_text = verb.casefold()
+            return _proposal(who, verb_text, _object(obj, team=False), family, when, past=True)
+    if aux is None and verb.casefold() in ("am", "was", "are", "were"):
+        return _feeling(who, verb, obj, plural=plural, when=when, team=team)
+    if (
+        aux is not None
+        and aux.casefold().startswith(("have been", "had been"))
+        and not (verb.casefold().endswith("ing") or verb.casefold() == "to")
+    ):
+        return []
+    if (
+        aux is not None
+        and aux.casefold() in ("am", "was", "are", "were")
+        and not (verb.casefold().endswith(("ing", "ed")) or verb.casefold() in _IRREGULAR_PAST)
+    ):
+        pursuit = _canonical_activity(f"{verb} {obj}")
+        if pursuit is not None and who == "User" and when is None and aux.casefold() == "am":
+            return _activity(f"User is {_object(f'{verb} {obj}', team=team)}", pursuit)
+        return _feeling(who, aux, f"{verb} {obj}".strip(), plural=plural, when=when, team=team)
+    if verb.casefold() in _PRONOUN_OBJECTS:
+        return []
+    predicate = _predicate(aux, verb, plural=plural)
+    statement_obj = _object(obj, team=team)
+    if not statement_obj and aux is None and not _is_past(verb):
+        return []
+    if _LOCATIVE_PRONOUN.search(statement_obj) or _pronoun_only(obj):
+        return []
+    own = family if who.startswith("User's") else None
+    subject = own or _activity_subject(verb, statement_obj)
+    words = statement_obj.split()
+    if (
+        not own
+        and not verb.casefold().endswith("ing")
+        and words
+        and not _thing(statement_obj)
+        and not words[0].casefold().endswith("ing")
+        and words[0].casefold() not in (*_PREPOSITIONS, *_PARTICLES)
+        and not _FREQUENCY.match(statement_obj)
+    ):
+        return []
+    if subject.split()[-1] in _TRANSIENT or (verb.casefold() == "had" and not _thing(obj)):
+        return []
+    lower_aux = (aux or "").casefold()
+    if aux is None:
+        past = _is_past(verb)
+    else:
+        past = lower_aux.split()[0] in ("was", "were", "had", "did", "used") or (
+            lower_aux == "have" and not verb.casefold().endswith("ing")
+        )
+    travel = _TRAVEL.match(f"{verb} {statement_obj}")
+    if travel is not None and not past:
+        subject = "trip"
+    exclusive = re.search(r"\binstead\b", clause, re.IGNORECASE) is not None
+    ongoing = (
+        not past
+        and when is None
+        and who == "User"
+        and travel is None
+        and verb.casefold() not in _PLANNING_VERBS
+        and lower_aux in ("", "am", "are", "have been")
+    )
+    if ongoing:
+        subject = _canonical_activity(f"{verb} {statement_obj}") or subject
+        return _activity(collapse(f"{who} {predicate} {statement_obj}"), subject)
+    proposals = _proposal(who, predicate, statement_obj, subject, when, past=past)
+    return [_with(p, exclusive=True) for p in proposals] if exclusive else proposals
+
+
+_BACK_TO = re.compile(r"^(?:am|are)\s+back\s+(?:to|into)\s+(?P<x>.+)$", re.IGNORECASE)
+
+_TRAVEL = re.compile(
+    r"^(?:going|heading|flying|traveling|travelling|driving|planning\s+a\s+trip)\s+(?:back\s+)?"
+    r"(?:up\s+|down\s+|over\s+)?to\s+(?:[A-Z]|the\s+[A-Z])",
+)
+"""A trip: ``going to Osaka``, ``planning a trip to Kyoto``; its subject is ``trip``."""
+
+_PLANNING_VERBS = _words("planning going heading flying traveling travelling leaving visiting")
+"""Progressive verbs that state a plan (a dated event), not an ongoing activity."""
+
+_CANONICAL_ACTIVITIES = (
+    (re.compile(r"^saving\s+(?:up\s+)?(?:for|toward|towards)\b", re.I), "savings goal"),
+    (
+        re.compile(r"^(?:apartment|house|flat|home)\s+(?:hunting|searching)\b", re.I),
+        "apartment search",
+    ),
+    (
+        re.compile(r"^looking\s+for\s+(?:an?\s+)?(?:apartment|flat|house|place)\b", re.I),
+        "apartment search",
+    ),
+    (re.compile(r"^(?:studying|preparing|cramming)\s+for\b", re.I), "exam"),
+)
+"""Ongoing pursuits with one canonical subject each, so the next statement of the same pursuit
+supersedes the last (``saving for a condo`` then ``saving for a car``)."""
+
+
+def _canonical_activity(phrase: str) -> str | None:
+    return next(
+        (subject for pattern, subject in _CANONICAL_ACTIVITIES if pattern.match(phrase)), None
+    )
+
+
+_MY_THING = re.compile(
+    r"^my\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<verb>is|are)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
+    """``My budget is $1,800 a month`` -> ``User's budget is $1,800 a month.`` (a thing of the
+    user's with one concrete value at a time, a number or a name; a person is a relationship,
+    read elsewhere, and a description such as ``My office is silent`` is not a value)."""
+    match = _MY_THING.match(text)
+    if match is None:
+        return _my_thing_happened(text, when)
+    noun = match.group("noun").casefold()
+    if any(w in RELATIONS for w in noun.split()) or noun.split()[0] in _RELATION_WORDS:
+        return []
+    aspiration = noun in _ASPIRATIONS and match.group("value").casefold().startswith("to ")
+    if not aspiration and not re.search(r"\d|(?:^|\s)(?!I\b)[A-Z]", match.group("value")):
+        return []
+    value = _object(match.group("value"), team=False)
+    if not value or _pronoun_only(value) or _LOCATIVE_PRONOUN.search(value):
+        return []
+    statement = f"User's {noun} {match.group('verb').casefold()} {value}."
+    return [_p(BeliefType.FACT, noun, "", value, exclusive=True, statement=statement)]
+
+
+_MY_THING_HAPPENED = re.compile(
+    r"^(?P<own>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<verb>(?:was|were|got)\s+[a-z]+ed"
+    r"|(?:was|were|got)\s+(?:hit|stolen|broken|built|done|sold|made|taken|given|shut|cut)"
+    r"|[a-z]+ed|broke|fell|came|went|won|lost|grew)\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def _my_thing_happened(text: str, when: TimePhrase | None) -> list[_Proposal]:
+    """``My old area was hit by a flood last week`` -> ``User's old area was hit by a flood
+    in the week of ...``: something that happened to a thing of the user's (a person is read
+    by the family rules)."""
+    match = _MY_THING_HAPPENED.match(text)
+    if match is None:
+        return []
+    noun = match.group("noun").casefold()
+    if any(w in RELATIONS or w in _FAMILY for w in noun.split()):
+        return []
+    rest = _object(match.group("rest"), team=False)
+    if _pronoun_only(rest) or _LOCATIVE_PRONOUN.search(rest):
+        return []
+    verb = collapse(match.group("verb")).casefold()
+    return _proposal(f"User's {noun}", verb, _object(rest, team=True), noun, when, past=True)
+
+
+_ASPIRATIONS = frozenset({"dream", "goal", "aim", "plan", "hope", "wish", "mission", "focus"})
+"""``My dream is to create a loving home``: an aim the user states is a value of its own."""
+_RELATION_WORDS = frozenset({"favorite", "favourite", "name", "native", "first", "mother"})
+
+
+def _positive_reading(clause: str) -> bool:
+    """True when an attribute, preference or relationship rule reads ``clause``: ``I used to
+    live in Denver`` is a past home, which no event may restate as if it held."""
+    from memory_core.formation.deterministic.retraction import _positive
+
+    return bool(_positive(clause))
+
+
+__all__ = ["event_readings"]

@@ -1,0 +1,234 @@
+"""Rules for relationships and named attributes: ``My wife is Morgan``, ``Morgan is my wife``,
+an appositive name (``my son Leo``), ``I have a sister named Ana``, ``My name is ...``, and the
+team's decisions."""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.domain import BeliefType
+from memory_core.formation._text import collapse
+from memory_core.formation.deterministic.lexicon import (
+    _MULTI_VALUED_RELATIONS,
+    _NAME,
+    _NOT_NAME_WORDS,
+    _REL,
+    _RELATION_MODIFIERS,
+    _RELATION_PLURALS,
+)
+from memory_core.formation.deterministic.phrases import (
+    _clean_object,
+    _p,
+    _Proposal,
+    _split_coordination,
+    _third_person_object,
+    _usable,
+    head_phrase,
+)
+from memory_core.formation.deterministic.screening import _ADVERBS
+
+
+def _relationship_from_have(raw: str) -> _Proposal | None:
+    match = re.match(
+        r"^(?P<det>a|an|two|three|four|five|one)\s+(?:(?:" + _RELATION_MODIFIERS + r"|step)\s+)?"
+        r"(?P<rel>" + _REL + r")\b(?:,?\s+(?:named|called)\s+" + _NAME + r")?",
+        raw,
+        re.IGNORECASE,
+    )
+    if match is None:
+        return None
+    rel = match.group("rel").casefold()
+    name = _clean_name(match.group("name")) if match.group("name") else None
+    if name and match.group("det").casefold() in ("a", "an", "one"):
+        return _named_relationship(rel, name)
+    obj = _clean_object(raw)
+    return _p(BeliefType.RELATIONSHIP, rel, "has", _third_person_object(obj))
+
+
+_REL_IS = re.compile(
+    r"^My\s+(?P<rel>"
+    + _REL
+    + r")(?:'s|’s)?(?:\s+name)?\s+(?:is|is\s+called|is\s+named)\s+"
+    + _NAME
+    + r"\s*$",
+    re.IGNORECASE,
+)
+_IS_REL = re.compile(r"^" + _NAME + r"\s+is\s+my\s+(?P<rel>" + _REL + r")\s*$")
+_ATTRIBUTES = {
+    "name": "name",
+    "nickname": "nickname",
+    "birthday": "birthday",
+    "pronouns": "pronouns",
+    "timezone": "timezone",
+    "time zone": "timezone",
+    "job title": "role",
+    "title": "role",
+    "role": "role",
+    "job": "role",
+}
+_MY_ATTRIBUTE = re.compile(
+    r"^My\s+(?P<attr>name|nickname|birthday|pronouns|time\s*zone|job\s+title|title|role|job)"
+    r"\s+(?:is|are)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _rule_relationship(clause: str) -> list[_Proposal]:
+    text = clause.rstrip(" .!")
+    match = _REL_IS.match(text) or _IS_REL.match(text)
+    if match is None:
+        return []
+    name = _clean_name(match.group("name"))
+    if name is None:
+        return []
+    return [_named_relationship(collapse(match.group("rel")), name)]
+
+
+def _rule_attribute(clause: str) -> list[_Proposal]:
+    match = _MY_ATTRIBUTE.match(clause)
+    if match is None:
+        return []
+    attr = collapse(match.group("attr")).casefold()
+    obj = _third_person_object(_clean_object(match.group("obj")))
+    if not _usable(obj):
+        return []
+    subject = _ATTRIBUTES[attr]
+    verb = "are" if attr == "pronouns" else "is"
+    return [
+        _p(
+            BeliefType.USER_MODEL_ATTR,
+            subject,
+            "",
+            obj,
+            statement=f"User's {attr} {verb} {obj}.",
+            negated=f"User's {attr} {verb} no longer {obj}.",
+        )
+    ]
+
+
+_DECISION = re.compile(
+    r"^(?:we|the\s+team|our\s+team)\s+(?:have\s+|has\s+)?" + _ADVERBS + r"(?P<verb>decided"
+    r"|agreed|chose|settled|opted|committed)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+_TEAM_USE = re.compile(
+    r"^(?:we|the\s+team|our\s+team)\s+(?:are\s+using|use|uses)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+_TEAM_CHOICE = re.compile(
+    r"^(?:we|the\s+team|our\s+team)\s+(?P<verb>(?:are|is)\s+going\s+with|went\s+with"
+    r"|(?:have|has)\s+gone\s+with)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+"""``We're going with Tailwind``: choosing among options is a decision, not a usage report."""
+
+
+def _rule_decision(clause: str) -> list[_Proposal]:
+    if (match := _DECISION.match(clause)) is not None:
+        obj = _third_person_object(_clean_object(match.group("obj")), team=True)
+        if not _usable(obj) and not obj.casefold().startswith("to "):
+            return []
+        verb = match.group("verb").casefold()
+        return [
+            _p(
+                BeliefType.FACT,
+                "project decision",
+                "",
+                obj,
+                exclusive=False,
+                statement=f"The team {verb} {obj}.",
+                negated=f"The team no longer stands by its decision: {verb} {obj}.",
+            )
+        ]
+    if (match := _TEAM_CHOICE.match(clause)) is not None:
+        obj = _third_person_object(_clean_object(match.group("obj")), team=True)
+        if not _usable(obj):
+            return []
+        verb = "went with" if "went" in match.group("verb").casefold() else "is going with"
+        if "gone" in match.group("verb").casefold():
+            verb = "went with"
+        return [
+            _p(
+                BeliefType.FACT,
+                "project decision",
+                "",
+                obj,
+                exclusive=False,
+                statement=f"The team {verb} {obj}.",
+                negated=f"The team is no longer going with {obj}.",
+            )
+        ]
+    if (match := _TEAM_USE.match(clause)) is not None:
+        out: list[_Proposal] = []
+        for part in _split_coordination(_clean_object(match.group("obj"))):
+            obj = _third_person_object(part, team=True)
+            subject = head_phrase(obj)
+            if not _usable(obj) or not subject:
+                continue
+            out.append(
+                _p(
+                    BeliefType.FACT,
+                    subject,
+                    "",
+                    obj,
+                    statement=f"The team uses {obj}.",
+                    negated=f"The team no longer uses {obj}.",
+                )
+            )
+        return out
+    return []
+
+
+_APPOSITIVE = re.compile(
+    r"(?<![\w'])(?i:my|our)\s+(?:(?i:" + _RELATION_MODIFIERS + r")\s+)?(?P<rel>(?i:" + _REL + r"))"
+    r"(?P<comma>,)?\s+(?P<name>(?!I\b)[A-Z][\w'.-]*(?:\s+(?:(?:van|de|da|von|del|la|le)\s+)?"
+    r"[A-Z][\w'.-]*){0,2})(?![\w'])"
+)
+"""``my son Leo``, ``our dog Biscuit``, ``my physiotherapist, Dr. Okafor,``: an appositive name."""
+
+
+def _clean_name(raw: str) -> str | None:
+    """A person's (or pet's) name as written, or None when the words cannot be a name."""
+    words = collapse(raw).split()
+    while words and words[-1].casefold().rstrip(".") in _NOT_NAME_WORDS:
+        words.pop()
+    if words:
+        words[-1] = re.sub(r"(?:'s|')$", "", words[-1])
+    if not words or not words[0][:1].isupper():
+        return None
+    if any(w.casefold().rstrip(".") in _NOT_NAME_WORDS for w in words):
+        return None
+    if len(words) == 1 and words[0].rstrip(".").casefold() in ("mr", "mrs", "ms", "dr", "prof"):
+        return None
+    return " ".join(words)
+
+
+def _named_relationship(rel: str, name: str) -> _Proposal:
+    singular = _RELATION_PLURALS.get(rel.casefold(), rel.casefold())
+    return _p(
+        BeliefType.RELATIONSHIP,
+        singular,
+        "",
+        name,
+        exclusive=singular not in _MULTI_VALUED_RELATIONS,
+        statement=f"User's {singular} is {name}.",
+        negated=f"User's {singular} is no longer {name}.",
+    )
+
+
+def _appositive_relationships(text: str) -> list[_Proposal]:
+    """Relationships named in apposition anywhere in a clause (``My son Leo starts school``)."""
+    out: list[_Proposal] = []
+    for match in _APPOSITIVE.finditer(text):
+        rel = collapse(match.group("rel")).casefold()
+        if rel in _RELATION_PLURALS:
+            continue
+        raw = match.group("name")
+        if match.group("comma"):
+            rest = text[match.end() :]
+            if not re.match(r"^\s*(?:,|$|and\b)", rest):
+                continue
+        name = _clean_name(raw)
+        if name is not None:
+            out.append(_named_relationship(rel, name))
+    return out

@@ -1,0 +1,227 @@
+"""Clause screening: what makes a sentence form nothing, and how a clause is normalized
+(contractions, discourse openers, adverbs, an elided first-person subject)."""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.formation._text import collapse
+
+_QUESTION_START = re.compile(
+    r"^(?:do|does|did|can|could|would|will|is|are|was|were|what|where|who|whom|whose|when|why"
+    r"|how|which|should|shall|may|have|has|am|isn't|aren't|don't|doesn't|didn't|won't|wouldn't"
+    r"|couldn't|shouldn't)\b",
+    re.IGNORECASE,
+)
+_REQUEST_START = re.compile(
+    r"^(?:please|pls|plz|kindly|let's|let\s+us|let\s+me|help|remind|remember|note|make\s+sure"
+    r"|don't\s+forget|do\s+not\s+forget|tell|show|give|write|draft|send|find|check|create"
+    r"|explain|summari[sz]e|translate|fix|add|update|book|schedule|search|look\s+up|list"
+    r"|suggest|recommend|compare|calculate|generate|save|store|forget|delete|i\s+need\s+you"
+    r"|i\s+want\s+you|i'd\s+like\s+you|i\s+would\s+like\s+you|could\s+you|can\s+you"
+    r"|would\s+you|will\s+you)\b",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|suppose|supposing|imagine|imagining|assuming|hypothetically|whether"
+    r"|let's\s+say|let\s+us\s+say|in\s+case|pretend|what\s+if)\b",
+    re.IGNORECASE,
+)
+"""A conditional makes the whole sentence hypothetical (``If I move, I will...``)."""
+_HEDGED = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|might|could|should|must|would(?!\s+(?:much\s+)?(?:rather|prefer))"
+    r"|wish|hope|hopefully|someday|one\s+day|thinking\s+(?:about|of)|considering"
+    r"|planning\s+(?:on|to)|plan\s+to|want\s+to|wanna|going\s+to|gonna|shall|I\s+think"
+    r"|I\s+guess|I\s+believe|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of"
+    r"|(?-i:may)|(?-i:will))\b|'ll\b",
+    re.IGNORECASE,
+)
+"""A modal or hedge makes its clause a possibility, not a statement."""
+_REPORTED = re.compile(
+    r"\b(?:says?|said|saying|told|tells|telling|thinks|thought|claims?|claimed|asked|asks"
+    r"|mentioned|mentions|wrote|writes|according\s+to|quote|quoted)\b",
+    re.IGNORECASE,
+)
+_POLITE_CONDITION = re.compile(
+    r",?\s*\b(?:if|in\s+case)\s+(?:that|it)(?:'s|’s|\s+is)\s+(?:useful|helpful|relevant"
+    r"|important|ok|okay|of\s+use)\b|,?\s*\bif\s+you\s+(?:need|want)\s+(?:to\s+know|it)\b",
+    re.IGNORECASE,
+)
+"""``..., if that's useful`` is politeness, not a condition."""
+_OWN_WORDS = re.compile(
+    r"\b(?:as|like)\s+I(?:\s+have|'ve)?\s+(?:said|mentioned|told\s+you)\b", re.IGNORECASE
+)
+"""The user citing themselves (``as I said``) is not reported speech."""
+_QUOTES = re.compile(r"[\"“”«»]")
+_SUBORDINATE_OPENER = re.compile(
+    r"^(?:when|where|while)\s+(?:I|we|my|our)\b[^,?]*,\s+(?:I|we|my)\b", re.IGNORECASE
+)
+"""``When I was a kid, I ...`` opens with a subordinate clause, not a question."""
+_TITLE = re.compile(r"[\"“«](?P<inner>[^\"“”«»]{1,60})[\"”»]")
+_SPEECH_WORDS = re.compile(r"\b(?:I|me|my|we|you|your)\b", re.IGNORECASE)
+
+
+def _quotation(sentence: str) -> bool:
+    """True when the sentence quotes speech; a short quoted title (``"The Overstory"``) is not."""
+    if not _QUOTES.search(sentence):
+        return False
+    rest = sentence
+    for match in _TITLE.finditer(sentence):
+        inner = match.group("inner").strip()
+        words = inner.split()
+        if len(words) > 6 or not inner[:1].isupper() or _SPEECH_WORDS.search(inner):
+            return True
+        rest = rest.replace(match.group(0), "")
+    return _QUOTES.search(rest) is not None
+
+
+_DISCOURSE = re.compile(
+    r"^(?:also|and|but|so|well|oh|ah|anyway|anyways|actually|btw|by\s+the\s+way|fyi"
+    r"|for\s+context|for\s+the\s+record|just\s+so\s+you\s+know|just\s+fyi"
+    r"|(?:quick|small|short|big|good|some)\s+(?:context|note|update|news|thing)|heads\s+up"
+    r"|update|news|ok|okay|yes|yeah|yep|sure|right|hi|hey|hello|honestly|personally|generally"
+    r"|usually|currently|nowadays|these\s+days|at\s+the\s+moment|right\s+now|now|lately"
+    r"|recently|in\s+general|as\s+for\s+me|for\s+me|for\s+what\s+it's\s+worth|to\s+be\s+honest"
+    r"|tbh|incidentally|besides|plus|then|still|otherwise|overall|basically"
+    r"|(?:as|like)\s+I\s+(?:have\s+)?(?:said|mentioned|told\s+you)(?:\s+before)?)\b[\s,:!-]*",
+    re.IGNORECASE,
+)
+_ADVERBS = (
+    r"(?:(?:really|absolutely|totally|definitely|genuinely|truly|actually|also|still|usually"
+    r"|generally|mostly|mainly|primarily|always|honestly|personally|currently|now|just|do|much"
+    r"|strongly|very\s+much|kind\s+of|typically|normally|already|finally|recently|officially"
+    r"|happily|definitely)\s+)*"
+)
+_TRAILING = re.compile(
+    r"(?:,?\s+(?:now|too|as\s+well|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now"
+    r"|anymore|any\s+more|any\s+longer|though|actually|by\s+the\s+way|btw|lol|haha|thanks"
+    r"|lately|recently"
+    r"|for\s+now|already|again|full\s+stop|tbh|imo|imho|fwiw|honestly|lol|ha))+$",
+    re.IGNORECASE,
+)
+_OBJECT_CUT = re.compile(
+    r",\s+(?!(?:and|or)\b)(?=[a-z])|\s+(?:because|since|although|though|but|so\s+that|so|which"
+    r"|where|whereas|unless|until|except)\s+|\s+[-–—]\s+|\s*[(:]"
+    r"|(?i:\s+for\s+(?:(?:about|around|almost|nearly|over)\s+)?(?:a|an|one|two|three|four"
+    r"|five|six|several|many|\d+|the\s+(?:last|past))(?:\s+(?:few|couple\s+of))?"
+    r"\s+(?:years?|months?|weeks?|days?|decades?)\b)",
+)
+_PLACE_CUT = re.compile(
+    r",\s+(?=[a-z])|\s+(?:with|for|since|because|and|but|so|which|where|when|while|after|before"
+    r"|last|this|next|yesterday|today|ago|until|in|a\s+(?:few|couple)|about|around|from|my"
+    r"|all\s+my|ever|most|every)\b"
+    r"|\s+[-–—]\s+|\s*[(:]",
+    re.IGNORECASE,
+)
+"""Where a place or organisation name ends: before a time, a reason or a companion."""
+_EMPLOYER_CUT = re.compile(
+    r",\s+(?=[a-z])|\s+(?:with|since|because|and|but|so|which|where|when|while|after|before"
+    r"|last|this|next|yesterday|today|ago|until|in\s+\d{4}|a\s+(?:few|couple)|about|around)\b"
+    r"|\s+for\s+(?:(?:about|around|almost|nearly|over|roughly)\s+)?(?:a|an|one|two|three|four"
+    r"|five|six|several|many|\d+|the\s+(?:last|past))\b"
+    r"|\s+[-–—]\s+|\s*[(:]",
+    re.IGNORECASE,
+)
+"""Like :data:`_PLACE_CUT`, but ``as a data engineer`` and ``in Berlin`` stay with the employer."""
+_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
+        (r"\b(I)'m\b", r"\1 am"),
+        (r"\b(I)'ve\b", r"\1 have"),
+        (r"\b(I)'d\b", r"\1 would"),
+        (r"^(i)m\b", r"\1 am"),
+        (r"^(i)ve\b", r"\1 have"),
+        (r"\bwe're\b", "we are"),
+        (r"\bwe've\b", "we have"),
+        (r"\bcan'?t\b", "cannot"),
+        (r"\bdon'?t\b", "do not"),
+        (r"\bdidn'?t\b", "did not"),
+        (r"\bwon't\b", "will not"),
+        (r"\bwouldn't\b", "would not"),
+        (r"\bwasn't\b", "was not"),
+        (r"\bisn't\b", "is not"),
+        (r"\bdoesn'?t\b", "does not"),
+        (r"\bhaven'?t\b", "have not"),
+        (r"\bhasn'?t\b", "has not"),
+    )
+)
+
+
+_AUXILIARY_ADVERBS = re.compile(
+    r"^(I\s+(?:am|have\s+been|have|was))\s+(?:(?:really|totally|absolutely|definitely"
+    r"|genuinely|truly|actually|also|still|currently|now|just|finally|officially|mostly|pretty"
+    r"|quite|super|recently|happily)\s+)+",
+    re.IGNORECASE,
+)
+"""An adverb between the user's auxiliary and the predicate (``I'm now based in``) is dropped."""
+
+
+def _normalize_clause(clause: str) -> str:
+    text = collapse(clause.replace("’", "'").replace("‘", "'"))
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    previous = None
+    while previous != text:
+        previous = text
+        text = _DISCOURSE.sub("", text, count=1).lstrip(" ,")
+    text = _AUXILIARY_ADVERBS.sub(r"\1 ", text)
+    return text.rstrip(" .!;,")
+
+
+def sentence_forms_nothing(sentence: str) -> bool:
+    """True for a question, request, conditional, quotation or reported speech."""
+    stripped = sentence.strip()
+    if stripped.endswith("?") or _quotation(stripped):
+        return True
+    lead = _normalize_clause(stripped)
+    return bool(
+        (_QUESTION_START.match(lead) and not _SUBORDINATE_OPENER.match(lead))
+        or _REQUEST_START.match(lead)
+        or _CONDITIONAL.search(_POLITE_CONDITION.sub("", stripped))
+        or _REPORTED.search(_OWN_WORDS.sub("", stripped))
+    )
+
+
+_SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), lead)
+    for pattern, lead in (
+        (r"^been\s", "I have "),
+        (r"^(?:born|raised)(?:\s+and\s+(?:raised|bred))?\s+in\s", "I was "),
+        (
+            r"^(?:living|working|using|learning|based|originally\s+from|allergic|married"
+            r"|fluent\s+in|researching|volunteering|studying|saving\s+(?:up\s+)?for)\b"
+            r"(?![^,;]*\s(?:is|are|was|were|has|brings|makes|helps|means|feels|gives)\b)",
+            "I am ",
+        ),
+        (
+            r"^(?:(?:just|recently|finally)\s+)?(?:moved|relocated|joined|started|switched"
+            r"|adopted|got|quit|stopped|gave\s+up|grew\s+up)\b",
+            "I ",
+        ),
+    )
+)
+"""Clauses people write without the ``I`` (``Been living in Toronto for years``): the turn is
+the user's own, so the first-person subject is supplied. Only verb forms that a third party's
+fragment rarely opens with are listed; a bare present verb (``Use tabs``) reads as a request."""
+_DEPENDENT_PARTICIPLE = re.compile(
+    r"^\W*(?:(?:still|currently|now|also)\s+)?(?:living|working|using|learning)\b[^,;]*,\s+"
+    r"(?:I|I'm|I'd|I've|we|my|our|it|this|that|the)\b",
+    re.IGNORECASE,
+)
+"""``Using the API, I get an error``: the participle opens a dependent phrase, not a statement."""
+_SARCASM = re.compile(
+    r"^\W*(?:yeah,?\s+right|oh,?\s+joy|as\s+if)\b"
+    r"|^\W*(?:oh,?\s+)?(?:sure|great|yeah|wow|wonderful|perfect|fantastic)\s*[,!]+\s*"
+    r"(?:because\s+)?I\s+(?:just|totally|absolutely|simply|so|really)\s+(?:love|adore|enjoy)\b",
+    re.IGNORECASE,
+)
+"""``Oh sure, I just love waiting on hold``: an ironic opener turns praise into its opposite."""
+
+
+def _supply_subject(text: str) -> str:
+    if re.match(r"^(?:I|we|my|our|the\s+team)\b", text, re.IGNORECASE):
+        return text
+    for pattern, lead in _SUBJECTLESS:
+        if pattern.match(text):
+            return lead + text[:1].lower() + text[1:]
+    return text
