@@ -175,7 +175,7 @@ def test_halumem_end_to_end_against_labeled_memory_points(halumem_fixture: Path)
     # ("lives in Delft" names no earlier point and supersedes nothing).
     assert (labels.labels, labels.expected, labels.superseded) == (6, 5, 1)
     # "works as a bridge engineer in Rotterdam", "My brother Tamas is a violin maker."
-    # ("User's brother is Tamas.") and, since formation@9 reads habits and what happens to the
+    # ("User's brother is Tamas.") and, since formation@7 reads habits and what happens to the
     # user's things, two more points (the Monday bouldering update among them) form with token
     # F1 >= 0.5 to their points;
     # "User lives in Utrecht" shares one stem with "Ilse Varga moved to Utrecht".

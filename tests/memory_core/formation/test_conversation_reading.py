@@ -1,4 +1,4 @@
-"""Conversational formation (formation@9): events, plans, feelings, family and anchored time."""
+"""Conversational formation (formation@7): events, plans, feelings, family and anchored time."""
 
 from __future__ import annotations
 

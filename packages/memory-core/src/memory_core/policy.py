@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-DETERMINISTIC_FORMATION_POLICY = "formation@9"
-"""Deterministic extraction and consolidation. formation@5 -> formation@9 when the extractor
-learned to read conversation (events, plans, feelings, family, time anchored to the session
-clock) and the candidate ceiling came to keep the newest candidates; formation@7 and @8 stay
-reserved for the established-facts change and the provider version that moves with it."""
+DETERMINISTIC_FORMATION_POLICY = "formation@7"
+"""Deterministic extraction and consolidation.
+
+``formation@5`` -> ``formation@7``, the milestone's one move of this version (the spec's Phase 2
+list): the extractor reads conversation (events, plans, feelings, family, time anchored to the
+session clock, short answers read against the question before them) and the candidate ceiling
+keeps the newest candidates."""
 
 PROVIDER_FORMATION_POLICY = "formation@8"
 """Provider-assisted extraction (validated by the same hazard and provenance rules).

@@ -2,7 +2,7 @@
 
 ``GovernedMemoryService`` is the one way beliefs enter the store. It screens user turns for
 secrets and prompt injections (:mod:`~memory_core.formation.hazards`), extracts candidates
-(:class:`DeterministicExtractor`, formation@9, behind the :class:`Extractor` port), applies the
+(:class:`DeterministicExtractor`, formation@7, behind the :class:`Extractor` port), applies the
 candidate ceiling and durable rejections, resolves each candidate against live beliefs
 (:class:`Resolver`) and writes the changes in one unit of work.
 """

@@ -299,7 +299,7 @@ class GovernedMemoryService:
             ids: Source of belief and event ids.
             principal: The default principal of calls that do not name one.
             profiles: Memory profiles (``formation.max_candidates`` caps each consolidation).
-            extractor: Candidate extractor; the deterministic one (formation@9) by default.
+            extractor: Candidate extractor; the deterministic one (formation@7) by default.
             resolver: Resolution rules; the formation@5 order by default.
         """
         self.principal = principal

@@ -1,4 +1,4 @@
-"""The deterministic extractor (formation@9), one module per concern.
+"""The deterministic extractor (formation@7), one module per concern.
 
 Modules: :mod:`.lexicon` (word lists, one relation table), :mod:`.screening` (what forms nothing,
 clause normalization), :mod:`.phrases` (noun phrases, proposals), the rule families

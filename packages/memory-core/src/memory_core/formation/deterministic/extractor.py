@@ -44,11 +44,11 @@ def _rejoin_joint_subject(clauses: list[str]) -> list[str]:
 
 
 class DeterministicExtractor:
-    """Pattern-based extraction of first-person statements (``formation@9``)."""
+    """Pattern-based extraction of first-person statements (``formation@7``)."""
 
     @property
     def policy_version(self) -> str:
-        """``formation@9``."""
+        """``formation@7``."""
         return DETERMINISTIC_FORMATION_POLICY
 
     def extract(self, turn: Turn) -> list[Candidate]:
