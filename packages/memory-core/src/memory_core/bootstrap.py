@@ -2,9 +2,9 @@
 
 Every caller enters here: the benchmark's deterministic arm, the CLI and downstream agents::
 
-    from memory_core import bootstrap
+    from memory_core import Principal, bootstrap
 
-    app = bootstrap.build()                                   # in-memory storage, wall clock
+    app = bootstrap.build(principal=Principal("acme", "user-42"))  # in-memory, wall clock
     session = app.sessions.create(metadata={"project_scope": "orbit-app"})
     app.sessions.record_user_message(session.id, "I live in Portland.")
     app.sessions.close(session.id)                            # formation at the session's scope
@@ -67,8 +67,6 @@ STORAGE_ENTRY_POINT_GROUP = "memory_core.storage"
 """Entry-point group storage backends register under (name -> ``(database_url) -> Storage``)."""
 DATABASE_URL_ENV = "MEMORY_DATABASE_URL"
 """Environment variable a backend's database URL is read from when none is passed."""
-DEFAULT_PRINCIPAL = Principal("default", "default")
-"""The principal of a composition built without one."""
 
 _BACKEND_PACKAGES = {"postgres": "memory-store-pg"}
 
@@ -100,6 +98,22 @@ def _require_enforceable_cost_limit(model: Model | None, policy: PolicyProfile) 
             "creating the model, or build with limits=RunLimits(max_cost_usd=float('inf')) "
             "to run without a cost limit"
         )
+
+
+def _require_principal(principal: object) -> None:
+    """Refuse anything but a ``Principal``: a plain id string has no tenant to scope by."""
+    if isinstance(principal, Principal):
+        return
+    hint = (
+        f"Principal('<tenant>', {principal!r})"
+        if isinstance(principal, str)
+        else "Principal('<tenant>', '<user id>')"
+    )
+    raise UsageError(
+        f"build(principal=...) takes a memory_core.Principal, got {type(principal).__name__} "
+        f"{principal!r}; pass principal={hint} (from memory_core import Principal): every "
+        "read and write is scoped to one tenant's principal"
+    )
 
 
 def _zero_timer() -> float:
@@ -199,7 +213,7 @@ def build(
     upgrade_schema: bool = False,
     script: FakeModelScript | None = None,
     model: Model | None = None,
-    principal: Principal | None = None,
+    principal: Principal,
     fixed_clock_at: datetime | None = None,
     sequential_ids: bool = False,
     profile_overlay: Path | str | Mapping[str, Any] | None = None,
@@ -228,7 +242,8 @@ def build(
             works but ``runs.submit`` refuses to run. A model that reports its price unknown
             (``PricedModel.price_known`` false, e.g. an ``OpenAICompatibleModel`` missing from
             the price catalog) is refused while the policy's ``max_cost_usd`` is finite.
-        principal: The default principal of every call that names none.
+        principal: Whose memory this is (required; there is no default owner): the
+            principal of every call that names none, e.g. ``Principal("acme", "user-42")``.
         fixed_clock_at: Run on a ``FixedClock`` starting here (timezone-aware).
         sequential_ids: Use ``SequentialIdFactory`` instead of random UUIDs.
         id_namespace: The sequential ids' namespace (default ``"memory"``, the benchmark's).
@@ -255,7 +270,8 @@ def build(
             ``time.perf_counter``.
 
     Raises:
-        UsageError: conflicting or invalid arguments (both script and model, a naive
+        UsageError: conflicting or invalid arguments (a ``principal`` that is not a
+            ``Principal``, e.g. a plain string; both script and model, a naive
             ``fixed_clock_at``, an unknown tool or profile key, an ``id_namespace`` without
             ``sequential_ids=True``).
         ConfigurationError: the model's price is unknown, so a finite ``max_cost_usd`` could
@@ -263,6 +279,7 @@ def build(
         StorageUnavailableError: the named storage backend is not installed.
         ProviderEvidenceRequiredError: ``formation_mode="required"`` without matching evidence.
     """
+    _require_principal(principal)
     if script is not None and model is not None:
         raise UsageError("pass script= or model=, not both")
     clock: Clock = (
@@ -276,7 +293,7 @@ def build(
             "ids never collide and take no namespace)"
         )
     ids: IdFactory = SequentialIdFactory(id_namespace) if sequential_ids else RandomIdFactory()
-    who = principal or DEFAULT_PRINCIPAL
+    who = principal
     profiles = load_profiles(profile_overlay)
     plan = load_context_plan(context_plan_overlay)
     policy = load_policy_profile(policy_profile).with_overrides(
