@@ -142,13 +142,15 @@ def _run(args: argparse.Namespace) -> int:
         load_baseline,
         record_baseline,
     )
-    from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
+    from memory_bench.corpus import load_corpus
     from memory_bench.driver import run_deterministic_benchmark
     from memory_bench.metrics import display_ratios
     from memory_bench.report import render_report
+    from memory_bench.shipped import BASELINE, CORPUS_V1, corpus_file
 
     default_corpus = args.corpus is None
-    corpus_path: Path = CORPUS_V1_RELATIVE_PATH if default_corpus else args.corpus
+    # the checkout's corpus/ file, else the copy installed with memory-bench
+    corpus_path: Path = corpus_file(CORPUS_V1) if default_corpus else args.corpus
     if default_corpus and not corpus_path.is_file():
         raise UsageError(
             f"the checked-in corpus {corpus_path} is not here; run from the repository root "
@@ -172,7 +174,7 @@ def _run(args: argparse.Namespace) -> int:
             ) from exc
     baseline_path: Path | None = args.baseline
     if baseline_path is None and default_corpus and write_path is None:
-        baseline_path = DEFAULT_BASELINE
+        baseline_path = corpus_file(BASELINE)  # DEFAULT_BASELINE, or the installed copy
     baseline = load_baseline(baseline_path) if baseline_path is not None else None
 
     corpus, digest = load_corpus(corpus_path)
@@ -249,7 +251,7 @@ def _run_live(args: argparse.Namespace) -> int:
             "--build-ref SHA is required for the live arm: the commit the evidence names"
         )
 
-    from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
+    from memory_bench.corpus import load_corpus
     from memory_bench.live.arm import (
         LiveBenchmarkResult,
         live_policy_profile,
@@ -269,7 +271,9 @@ def _run_live(args: argparse.Namespace) -> int:
         console.print(skipped.summary_line(), markup=False)
         return EXIT_PASS
 
-    corpus_path: Path = CORPUS_V1_RELATIVE_PATH if args.corpus is None else args.corpus
+    from memory_bench.shipped import CORPUS_V1, corpus_file
+
+    corpus_path: Path = corpus_file(CORPUS_V1) if args.corpus is None else args.corpus
     if args.corpus is None and not corpus_path.is_file():
         raise UsageError(
             f"the checked-in corpus {corpus_path} is not here; run from the repository root "
