@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from datetime import UTC, datetime
 
 import pytest
@@ -11,6 +13,7 @@ from memory_core import (
     Belief,
     BeliefStatus,
     Composition,
+    ImportFormatError,
     NotFoundError,
     Principal,
     Storage,
@@ -187,3 +190,28 @@ def test_forget_principal_empties_every_table_of_one_principal(storage: Storage)
     assert [b.statement for b in bob.memory.list_memories()] == ["User lives in Lisbon."]
     with pytest.raises(UsageError, match="needs a Principal"):
         app.memory.forget_principal("alice")  # type: ignore[arg-type]
+
+
+def test_management_logs_ids_and_counts_never_the_text(
+    storage: Storage, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = _app(storage)
+    _say(app, "I live in Quokkaville.", "I prefer concise answers.")
+    lines = list(app.memory.export_jsonl())
+    belief = _one(app, "Quokkaville")
+    with caplog.at_level(logging.DEBUG, logger="memory_core"):
+        app.memory.forget(belief.short_id)
+        app.memory.forget_principal(ALICE)
+        app.memory.import_jsonl(lines)
+        record = json.loads(lines[1])
+        record["belief"]["confidence"] = "Quokkaville"
+        broken = [lines[0], json.dumps(record), *lines[2:]]
+        with pytest.raises(ImportFormatError):
+            app.memory.import_jsonl(broken)
+    logged = [r.getMessage() for r in caplog.records if r.name.startswith("memory_core.")]
+    assert any(f"forgot belief {belief.id}" in m for m in logged)
+    assert any("erased every record of a principal" in m for m in logged)
+    assert any("imported 2 beliefs" in m for m in logged)
+    assert any("import refused: line 2" in m for m in logged)
+    for message in logged:
+        assert "Quokkaville" not in message and "concise" not in message

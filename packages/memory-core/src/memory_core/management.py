@@ -10,10 +10,15 @@ recall traces, deletes their rejections, and records one tombstone
 (:mod:`memory_core.formation.tombstones`) that formation honours on every later turn and
 replay, so the statement never forms again. The whole turn a source event holds is
 redacted (text of other beliefs in the same turn goes with it; those beliefs stay).
+
+Not redacted: assistant replies and tool results that quoted the statement (they are not
+its sources), and other beliefs' ``supersedes`` / ``superseded_by`` ids pointing at an erased
+belief (ids, not text; ``history`` stops its lineage walk there).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 
@@ -52,6 +57,9 @@ CITATION_PREFIX = "m:"
 
 MIN_SHORT_ID = 4
 """The shortest id prefix ``get`` accepts (the citable short id is eight hex digits)."""
+
+_log = logging.getLogger(__name__)
+"""Records ids and counts only: never a statement, a subject or an event's text."""
 
 _HEX_REF = re.compile(r"^[0-9a-f-]+$")
 _PAGE = 500
@@ -93,10 +101,14 @@ def resolve_belief(storage: Storage, principal: Principal, ref: str) -> Belief:
         AmbiguousIdError: the prefix fits several beliefs (never a guess).
         NotFoundError: no belief of the principal fits (a forgotten one says so).
     """
-    wanted = ref.strip().strip("[]").lower()
+    given = ref.strip()
+    exact = storage.memories.get(principal, given) if given else None
+    if exact is not None:
+        return exact
+    wanted = given.strip("[]").lower()
     if wanted.startswith(CITATION_PREFIX):
         wanted = wanted[len(CITATION_PREFIX) :]
-    exact = storage.memories.get(principal, wanted) if wanted else None
+    exact = storage.memories.get(principal, wanted) if wanted and wanted != given else None
     if exact is not None:
         return exact
     hex_prefix = wanted.replace("-", "")
@@ -228,6 +240,15 @@ def forget_belief(
                 created_at=now,
             )
         )
+    _log.info(
+        "forgot belief %s: %d beliefs erased, %d source events redacted, %d traces redacted, "
+        "%d rejections erased",
+        belief.id,
+        len(erased),
+        len(redacted_ids),
+        traces,
+        rejections,
+    )
     return ForgetReport(
         belief_id=belief.id,
         erased_belief_ids=tuple(erased),

@@ -8,6 +8,7 @@ it acts for the composition's principal, or for the one it is given.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 
 from memory_core.clock import Clock
@@ -25,6 +26,9 @@ from memory_core.management import (
 from memory_core.portability import ImportReport, export_lines, import_lines
 from memory_core.ports import Storage
 from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult
+
+_log = logging.getLogger(__name__)
+"""Records ids and counts only (see ``memory_core.management``)."""
 
 
 class MemoryAPI:
@@ -236,7 +240,9 @@ class MemoryAPI:
                 f"{type(principal).__name__}"
             )
         with self._storage.unit_of_work():
-            return self._storage.erasure.erase_principal(principal)
+            counts = self._storage.erasure.erase_principal(principal)
+        _log.info("erased every record of a principal: %s", counts)
+        return counts
 
     def export_jsonl(self, *, principal: Principal | None = None) -> Iterator[str]:
         """The principal's beliefs and rejections as JSON Lines (``memory_core.portability``)."""

@@ -19,6 +19,7 @@ already in the target store writes nothing either.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -31,6 +32,9 @@ from memory_core.ports import Storage
 
 EXPORT_SCHEMA_VERSION = 1
 """The export format this package writes and reads."""
+
+_log = logging.getLogger(__name__)
+"""Records counts and line numbers only: never a statement or a field's value."""
 
 
 class _Line(BaseModel):
@@ -171,7 +175,11 @@ def parse_export(lines: Iterable[str]) -> tuple[ExportHeader, list[Belief], list
 
 def import_lines(storage: Storage, principal: Principal, lines: Iterable[str]) -> ImportReport:
     """Import an export into the principal's memory, all or nothing (see module docstring)."""
-    _, beliefs, rejections = parse_export(lines)
+    try:
+        _, beliefs, rejections = parse_export(lines)
+    except ImportFormatError as exc:
+        _log.warning("import refused: line %d, field %s is malformed", exc.line, exc.field)
+        raise
     owner = {"tenant_id": principal.tenant_id, "principal_id": principal.principal_id}
     ordered = sorted(beliefs, key=lambda b: b.store_position)
     with storage.unit_of_work():
@@ -179,6 +187,7 @@ def import_lines(storage: Storage, principal: Principal, lines: Iterable[str]) -
             storage.memories.put(belief.model_copy(update={**owner, "store_position": 0}))
         for rejection in rejections:
             storage.formation.record_rejection(rejection.model_copy(update=owner))
+    _log.info("imported %d beliefs and %d rejections", len(beliefs), len(rejections))
     return ImportReport(beliefs=len(beliefs), rejections=len(rejections))
 
 
