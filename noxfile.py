@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import glob
 import os
+import tempfile
 from collections.abc import Callable
 
 import nox
@@ -194,3 +196,30 @@ def bench_recall(session: nox.Session) -> None:
             if storage == "postgres":
                 args += ["--url", url]
             session.run("agent", "bench", "recall", *args, *session.posargs)
+
+
+@nox.session(default=False, venv_backend="none")
+def wheel_install(session: nox.Session) -> None:
+    """Install the built wheels in a fresh venv outside the repository and run the CLI there.
+
+    Builds every package alone (``uv build --all-packages --no-sources``), installs
+    memory-cli's wheel with its sibling wheels (third-party dependencies from the index) into
+    a new venv in a temporary folder, and runs, from a folder holding no corpus, ``agent
+    --version``, ``agent eval memory-benchmark --deterministic-only`` (exit 0: the shipped
+    corpus matches the shipped baseline) and ``agent eval memory-formation``.
+    """
+    root = tempfile.mkdtemp(prefix="memory-wheel-install-")
+    dist, venv, work = (os.path.join(root, name) for name in ("dist", "venv", "work"))
+    os.makedirs(work)
+    session.run("uv", "build", "--all-packages", "--no-sources", "-o", dist)
+    session.run("uv", "venv", venv)
+    python = os.path.join(venv, "bin", "python")
+    wheels = sorted(glob.glob(os.path.join(dist, "*.whl")))
+    wanted = ("memory_cli-", "memory_core-", "memory_bench-", "memory_bench_external-")
+    picked = [w for w in wheels if os.path.basename(w).startswith(wanted)]
+    session.run("uv", "pip", "install", "--python", python, *picked)
+    agent = os.path.join(venv, "bin", "agent")
+    session.chdir(work)
+    session.run(agent, "--version")
+    session.run(agent, "eval", "memory-benchmark", "--deterministic-only", silent=True)
+    session.run(agent, "eval", "memory-formation", silent=True)

@@ -189,10 +189,12 @@ _KILLED_CONSOLIDATION = textwrap.dedent(
     import sys
     from datetime import UTC, datetime
 
+    from memory_core import Principal
     from memory_core.bootstrap import build
 
     composition = build(
         storage="postgres", database_url=sys.argv[1], sequential_ids=True,
+        principal=Principal("tests", "killed"),
         fixed_clock_at=datetime(2026, 3, 2, 9, 0, tzinfo=UTC),
     )
     principal = composition.sessions.default_principal

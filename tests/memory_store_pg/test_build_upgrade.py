@@ -8,8 +8,11 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from memory_core import build
+from memory_core import Principal, build
 from memory_core.errors import StorageUnavailableError
+
+OWNER = Principal("tests", "owner")
+"""The principal the compositions of this module belong to."""
 
 
 @pytest.fixture
@@ -28,11 +31,13 @@ def empty_schema_url(postgres_url: str) -> Iterator[str]:
 
 def test_a_schema_behind_is_refused_without_upgrade(empty_schema_url: str) -> None:
     with pytest.raises(StorageUnavailableError):
-        build(storage="postgres", database_url=empty_schema_url)
+        build(principal=OWNER, storage="postgres", database_url=empty_schema_url)
 
 
 def test_upgrade_schema_migrates_then_the_composition_works(empty_schema_url: str) -> None:
-    app = build(storage="postgres", database_url=empty_schema_url, upgrade_schema=True)
+    app = build(
+        principal=OWNER, storage="postgres", database_url=empty_schema_url, upgrade_schema=True
+    )
     try:
         chat = app.sessions.create(metadata={})
         app.sessions.record_user_message(chat.id, "I live in Portland.")
@@ -41,4 +46,4 @@ def test_upgrade_schema_migrates_then_the_composition_works(empty_schema_url: st
     finally:
         app.close()
     # A second build without upgrade now finds the schema current.
-    build(storage="postgres", database_url=empty_schema_url).close()
+    build(principal=OWNER, storage="postgres", database_url=empty_schema_url).close()

@@ -7,9 +7,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memory_core import Principal
 from memory_core.bootstrap import build
 from memory_core.errors import StorageUnavailableError
 from memory_store_pg import upgrade
+
+OWNER = Principal("tests", "owner")
+"""The principal the compositions of this module belong to."""
 
 pytestmark = pytest.mark.postgres
 
@@ -22,7 +26,11 @@ MESSAGES = [
 
 def _two_sessions(storage: str, database_url: str | None) -> tuple[list[str], list[str]]:
     composition = build(
-        storage=storage, database_url=database_url, sequential_ids=True, fixed_clock_at=T0
+        principal=OWNER,
+        storage=storage,
+        database_url=database_url,
+        sequential_ids=True,
+        fixed_clock_at=T0,
     )
     try:
         first = composition.sessions.create(agent="assistant", metadata={})
@@ -59,7 +67,7 @@ def test_the_composition_reads_the_url_from_the_environment(
 ) -> None:
     upgrade(schema_url(empty_schema))
     monkeypatch.setenv("MEMORY_DATABASE_URL", schema_url(empty_schema))
-    composition = build(storage="postgres", sequential_ids=True, fixed_clock_at=T0)
+    composition = build(principal=OWNER, storage="postgres", sequential_ids=True, fixed_clock_at=T0)
     try:
         session = composition.sessions.create(agent="assistant", metadata={})
         composition.sessions.record_user_message(session.id, MESSAGES[0])
@@ -73,6 +81,10 @@ def test_an_unreachable_server_or_a_schema_behind_is_a_storage_unavailable_error
     scratch_schema: str, schema_url: Callable[[str], str]
 ) -> None:
     with pytest.raises(StorageUnavailableError, match=r"127\.0\.0\.1:1/test is unavailable"):
-        build(storage="postgres", database_url="postgresql://postgres@127.0.0.1:1/test")
+        build(
+            principal=OWNER,
+            storage="postgres",
+            database_url="postgresql://postgres@127.0.0.1:1/test",
+        )
     with pytest.raises(StorageUnavailableError, match="agent db upgrade"):
-        build(storage="postgres", database_url=schema_url(scratch_schema))
+        build(principal=OWNER, storage="postgres", database_url=schema_url(scratch_schema))

@@ -21,7 +21,7 @@ from memory_core import (
     bootstrap,
     short_id,
 )
-from memory_core.bootstrap import DEFAULT_PRINCIPAL, build
+from memory_core.bootstrap import build
 from memory_core.errors import (
     ConfigurationError,
     ConflictError,
@@ -39,15 +39,18 @@ from memory_core.runtime import (
     ScriptedTurn,
 )
 
+OWNER = Principal("tests", "owner")
+"""The principal the compositions of this module belong to."""
+
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def test_defaults_are_in_memory_wall_clock_random_ids_and_the_default_policy() -> None:
-    app = build()
+    app = build(principal=OWNER)
     assert isinstance(app.storage, InMemoryStorage)
     assert isinstance(app.clock, SystemClock)
     assert isinstance(app.ids, RandomIdFactory)
-    assert app.principal == DEFAULT_PRINCIPAL
+    assert app.principal == OWNER
     assert app.policy_profile == SHIPPED_POLICY_PROFILES["default"]
     assert app.model is None
     assert app.events is app.storage.events
@@ -55,8 +58,33 @@ def test_defaults_are_in_memory_wall_clock_random_ids_and_the_default_policy() -
         app.advance(1)
 
 
+def test_build_requires_a_principal_and_has_no_default_owner() -> None:
+    with pytest.raises(TypeError, match="principal"):
+        build()  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("given", ["user-42", None, ("acme", "user-42"), 42])
+def test_build_refuses_what_is_not_a_principal_naming_the_fix(given: object) -> None:
+    with pytest.raises(UsageError, match=r"takes a memory_core\.Principal") as caught:
+        build(principal=given)  # type: ignore[arg-type]
+    assert "pass principal=Principal(" in str(caught.value)
+    if isinstance(given, str):
+        assert "Principal('<tenant>', 'user-42')" in str(caught.value)
+
+
+def test_a_string_principal_is_refused_before_any_storage_opens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    opened: list[str] = []
+    monkeypatch.setattr(bootstrap, "resolve_storage", lambda *a, **k: opened.append("x"))
+    with pytest.raises(UsageError):
+        build(principal="user-42", storage="postgres")  # type: ignore[arg-type]
+    assert opened == []
+
+
 def test_deterministic_knobs_select_fixed_clock_and_sequential_ids() -> None:
     app = build(
+        principal=OWNER,
         fixed_clock_at=T0,
         sequential_ids=True,
         script=FakeModelScript(turns=[ScriptedTurn(text="x")]),
@@ -66,9 +94,11 @@ def test_deterministic_knobs_select_fixed_clock_and_sequential_ids() -> None:
     assert isinstance(app.model, ScriptedModel)
     assert app.advance(60) == datetime(2026, 3, 2, 9, 1, tzinfo=UTC)
     with pytest.raises(UsageError, match="timezone-aware"):
-        build(fixed_clock_at=datetime(2026, 3, 2, 9, 0))
+        build(principal=OWNER, fixed_clock_at=datetime(2026, 3, 2, 9, 0))
     with pytest.raises(UsageError, match="not both"):
-        build(script=FakeModelScript(turns=[ScriptedTurn(text="x")]), model=app.model)
+        build(
+            principal=OWNER, script=FakeModelScript(turns=[ScriptedTurn(text="x")]), model=app.model
+        )
 
 
 def test_a_missing_storage_backend_names_the_package_to_install(
@@ -76,11 +106,11 @@ def test_a_missing_storage_backend_names_the_package_to_install(
 ) -> None:
     monkeypatch.setattr(bootstrap, "_storage_entry_points", lambda name: [])
     with pytest.raises(StorageUnavailableError, match="memory-store-pg"):
-        build(storage="postgres")
+        build(principal=OWNER, storage="postgres")
     with pytest.raises(StorageUnavailableError, match="'oracle'"):
-        build(storage="oracle")
+        build(principal=OWNER, storage="oracle")
     with pytest.raises(UsageError, match="database_url"):
-        build(storage="memory", database_url="postgresql://127.0.0.1/x")
+        build(principal=OWNER, storage="memory", database_url="postgresql://127.0.0.1/x")
 
 
 def test_a_storage_backend_resolves_through_the_entry_point_group(
@@ -108,8 +138,13 @@ def test_a_storage_backend_resolves_through_the_entry_point_group(
 
     monkeypatch.setattr(bootstrap, "_storage_entry_points", entry_points)
     monkeypatch.setenv("MEMORY_DATABASE_URL", "postgresql://127.0.0.1/from-env")
-    assert build(storage="postgres").storage is tier
-    assert build(storage="postgres", database_url="postgresql://127.0.0.1/arg").storage is tier
+    assert build(principal=OWNER, storage="postgres").storage is tier
+    assert (
+        build(
+            principal=OWNER, storage="postgres", database_url="postgresql://127.0.0.1/arg"
+        ).storage
+        is tier
+    )
     assert seen_names == ["postgres", "postgres"]
     assert received == ["postgresql://127.0.0.1/from-env", "postgresql://127.0.0.1/arg"]
     assert bootstrap.STORAGE_ENTRY_POINT_GROUP == "memory_core.storage"
@@ -118,7 +153,7 @@ def test_a_storage_backend_resolves_through_the_entry_point_group(
 def test_profile_overlay_reaches_formation_and_retrieval(tmp_path: Path) -> None:
     overlay = tmp_path / "overlay.yaml"
     overlay.write_text("retrieval:\n  in_turn:\n    max_items: 1\n")
-    app = build(profile_overlay=overlay, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, profile_overlay=overlay, fixed_clock_at=T0, sequential_ids=True)
     assert app.profiles.retrieval.in_turn.max_items == 1
     assert app.memory.retriever.profiles.retrieval.in_turn.max_items == 1
     session = app.sessions.create()
@@ -128,28 +163,30 @@ def test_profile_overlay_reaches_formation_and_retrieval(tmp_path: Path) -> None
     result = app.memory.recall("Where do I live and where do I work?")
     assert result.trace.returned_count == 1
     with pytest.raises(ConfigurationError, match="unknown_knob"):
-        build(profile_overlay={"retrieval": {"unknown_knob": 1}})
+        build(principal=OWNER, profile_overlay={"retrieval": {"unknown_knob": 1}})
 
 
 def test_policy_profile_limits_and_tools_compose_into_the_recorded_version(tmp_path: Path) -> None:
-    default = build()
+    default = build(principal=OWNER)
     assert (
         default.runs.policy.compiled_version == SHIPPED_POLICY_PROFILES["default"].compiled_version
     )
-    named = build(policy_profile="no-tools")
+    named = build(principal=OWNER, policy_profile="no-tools")
     assert named.policy_profile.name == "no-tools"
-    overridden = build(limits=RunLimits(max_steps=2), enabled_tools=[RECALL_EPISODES_TOOL])
+    overridden = build(
+        principal=OWNER, limits=RunLimits(max_steps=2), enabled_tools=[RECALL_EPISODES_TOOL]
+    )
     assert overridden.policy_profile.limits.max_steps == 2
     assert overridden.policy_profile.enabled_tools == (RECALL_EPISODES_TOOL,)
     assert overridden.policy_profile.compiled_version != default.policy_profile.compiled_version
     with pytest.raises(ConfigurationError, match="unknown tools"):
-        build(enabled_tools=["shell.exec"])
+        build(principal=OWNER, enabled_tools=["shell.exec"])
     with pytest.raises(ConfigurationError, match="neither a shipped profile"):
-        build(policy_profile="no-such-policy")
+        build(principal=OWNER, policy_profile="no-such-policy")
 
 
 def test_memory_api_recall_takes_the_session_scope_and_trace_lookups_are_scoped() -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create(metadata={"project_scope": "veetbot"})
     app.sessions.record_user_message(session.id, "We decided to deploy on Fridays.")
     app.sessions.close(session.id)
@@ -165,7 +202,7 @@ def test_memory_api_recall_takes_the_session_scope_and_trace_lookups_are_scoped(
 
 
 def test_maintenance_expires_operator_traces_and_closes_idle_sessions() -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     idle = app.sessions.create()
     app.sessions.record_user_message(idle.id, "I live in Seattle.")
     worker = app.maintenance_factory()
@@ -191,9 +228,13 @@ def _recall_latencies(app: bootstrap.Composition) -> set[float]:
 
 
 def test_a_fixed_clock_build_records_constant_latencies_unless_a_timer_is_passed() -> None:
-    assert _recall_latencies(build(fixed_clock_at=T0, sequential_ids=True)) == {0.0}
+    assert _recall_latencies(build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)) == {
+        0.0
+    }
     ticks = iter(range(1000))
-    app = build(fixed_clock_at=T0, sequential_ids=True, timer=lambda: next(ticks) / 1000)
+    app = build(
+        principal=OWNER, fixed_clock_at=T0, sequential_ids=True, timer=lambda: next(ticks) / 1000
+    )
     assert _recall_latencies(app) == {1.0}  # one 1 ms tick per arm
 
 
@@ -240,7 +281,7 @@ def test_a_build_refusing_its_arguments_opens_no_backend_storage(
 ) -> None:
     created = _counting_backend(monkeypatch)
     with pytest.raises(UsageError):
-        build(storage="postgres", evidence_dir=tmp_path, **failing)
+        build(principal=OWNER, storage="postgres", evidence_dir=tmp_path, **failing)
     assert created == []
 
 
@@ -254,11 +295,11 @@ def test_a_build_failing_after_opening_its_backend_closes_it(
 
     monkeypatch.setattr(bootstrap, "SessionService", failing_wiring)
     with pytest.raises(RuntimeError, match="wiring failed"):
-        build(storage="postgres")
+        build(principal=OWNER, storage="postgres")
     assert [storage.closed for storage in created] == [True]
     passed_in = _CountingStorage()
     with pytest.raises(RuntimeError, match="wiring failed"):
-        build(storage=passed_in)
+        build(principal=OWNER, storage=passed_in)
     assert not passed_in.closed  # a Storage the caller passed stays the caller's to close
 
 
@@ -282,7 +323,7 @@ def test_sequential_compositions_sharing_a_storage_need_their_own_id_namespaces(
     assert short_id(other_session.id) != short_id(first_session.id)
     assert other.sessions.get(other_session.id).is_open
     with pytest.raises(UsageError, match="sequential_ids=True"):
-        build(id_namespace="bob-worker")
+        build(principal=OWNER, id_namespace="bob-worker")
 
 
 def test_a_namespace_shifts_short_ids_and_keeps_them_distinct() -> None:
@@ -317,7 +358,7 @@ def test_a_duplicate_id_error_names_the_record_and_the_shared_store_cause() -> N
     ids=lambda extra: next(iter(extra)),
 )
 def test_recall_refuses_any_field_passed_beside_a_request(extra: dict[str, Any]) -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     request = RecallRequest(principal=app.principal, moment="in_turn", text="hello there")
     with pytest.raises(UsageError, match=next(iter(extra))):
         app.memory.recall(request=request, **extra)

@@ -9,13 +9,16 @@ import pytest
 
 from memory_core import Authority, Belief, BeliefStatus, BeliefType
 from memory_core.bootstrap import Composition, build
+from memory_core.domain import Principal
+
+OWNER = Principal("tests", "owner")
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 DAY = 86_400
 
 
 def _app(overlay: dict[str, Any] | None = None) -> tuple[Composition, Belief]:
-    app = build(fixed_clock_at=T0, sequential_ids=True, profile_overlay=overlay)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True, profile_overlay=overlay)
     belief = app.storage.memories.put(
         Belief(
             id="inferred-fact-0001",

@@ -22,8 +22,11 @@ import pytest
 
 from memory_core import ConsolidationResult, Event, SessionClosedError, SessionClosure, Storage
 from memory_core.bootstrap import Composition, build
+from memory_core.domain import Principal
 from memory_core.formation.service import is_formation_source
 from memory_core.session_close import CLOSE_ATTEMPTS
+
+OWNER = Principal("tests", "owner")
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SESSIONS = 200
@@ -90,7 +93,9 @@ def _closer(race: _Race, closures: dict[str, SessionClosure]) -> None:
 
 
 def test_records_racing_closes_lose_no_message_and_reopen_no_session(storage: Storage) -> None:
-    app = build(storage=storage, fixed_clock_at=T0)  # random ids: safe across threads
+    app = build(
+        principal=OWNER, storage=storage, fixed_clock_at=T0
+    )  # random ids: safe across threads
     race = _Race(app=app, session_ids=[app.sessions.create().id for _ in range(SESSIONS)])
     closures: dict[str, SessionClosure] = {}
     threads = [
@@ -135,8 +140,10 @@ def test_records_racing_closes_lose_no_message_and_reopen_no_session(storage: St
 def test_messages_arriving_during_every_consolidation_are_formed_by_the_last_pass(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
-    other_client = build(storage=storage, fixed_clock_at=T0)  # random ids: no collision
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    other_client = build(
+        principal=OWNER, storage=storage, fixed_clock_at=T0
+    )  # random ids: no collision
     session = app.sessions.create()
     app.sessions.record_user_message(session.id, "I live in Oslo.")
     consolidate = app.memory.service.run

@@ -28,7 +28,10 @@ from memory_core import (
     UsageError,
 )
 from memory_core.bootstrap import Composition, build
+from memory_core.domain import Principal
 from memory_core.runtime.events import EventWriter
+
+OWNER = Principal("tests", "owner")
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -48,7 +51,7 @@ def _user_messages(app: Composition, session_id: str) -> list[Event]:
 def test_a_fault_between_the_session_update_and_the_append_leaves_nothing(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     app.advance(30)
     calls: list[str] = []
@@ -82,7 +85,7 @@ def test_a_fault_between_the_session_update_and_the_append_leaves_nothing(
 def test_a_fault_after_both_steps_inside_the_unit_leaves_nothing(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     append = storage.events.append
 
@@ -104,7 +107,7 @@ def test_a_fault_after_both_steps_inside_the_unit_leaves_nothing(
 def test_an_unavailable_store_mid_record_leaves_nothing(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
 
     def unavailable(event: Event) -> Event:
@@ -118,7 +121,7 @@ def test_an_unavailable_store_mid_record_leaves_nothing(
 
 
 def test_an_idempotency_key_reused_for_another_message_is_a_conflict(storage: Storage) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     first = app.sessions.record_user_message(session.id, "I live in Oslo.", idempotency_key="k")
     with pytest.raises(ConflictError, match="different message"):
@@ -135,7 +138,7 @@ def test_an_idempotency_key_reused_for_another_message_is_a_conflict(storage: St
 
 
 def test_a_retry_after_the_close_returns_what_the_first_attempt_stored(storage: Storage) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     stored = app.sessions.record_user_message(session.id, "I live in Oslo.", idempotency_key="k")
     app.sessions.close(session.id)
@@ -148,7 +151,7 @@ def test_a_retry_after_the_close_returns_what_the_first_attempt_stored(storage: 
 
 
 def test_a_closed_session_refuses_every_write_and_stays_closed(storage: Storage) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     said = app.sessions.record_user_message(session.id, "Please remember that I live in Oslo.")
     closed = app.sessions.close(session.id).session
@@ -186,7 +189,7 @@ def test_a_closed_session_refuses_every_write_and_stays_closed(storage: Storage)
 def test_the_input_gate_refuses_identically_on_every_tier(
     storage: Storage, text: str, problem: str
 ) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     for record in (app.sessions.record_user_message, app.sessions.record_assistant_message):
         with pytest.raises(MessageTextError) as refused:
@@ -198,7 +201,7 @@ def test_the_input_gate_refuses_identically_on_every_tier(
 
 
 def test_the_gate_accepts_text_up_to_the_bound_and_keeps_it_verbatim(storage: Storage) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     exact = "a" * (MAX_MESSAGE_BYTES - 3) + "€"  # 3 bytes: exactly the bound
     assert len(exact.encode()) == MAX_MESSAGE_BYTES
@@ -211,6 +214,7 @@ def test_the_gate_accepts_text_up_to_the_bound_and_keeps_it_verbatim(storage: St
 
 def test_build_configures_the_bound_for_records_and_prompts(storage: Storage) -> None:
     app = build(
+        principal=OWNER,
         storage=storage,
         fixed_clock_at=T0,
         sequential_ids=True,
@@ -230,7 +234,7 @@ def test_build_configures_the_bound_for_records_and_prompts(storage: Storage) ->
 
 
 def test_the_size_bound_is_configurable() -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     small = SessionService(
         storage=app.storage,
         clock=app.clock,
@@ -265,6 +269,7 @@ def test_the_size_bound_is_configurable() -> None:
 
 def test_a_run_prompt_passes_the_same_gate_before_anything_is_written(storage: Storage) -> None:
     app = build(
+        principal=OWNER,
         storage=storage,
         fixed_clock_at=T0,
         sequential_ids=True,

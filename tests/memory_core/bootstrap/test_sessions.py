@@ -13,11 +13,14 @@ from memory_core.errors import NotFoundError, UsageError
 from memory_core.formation import ConsolidationResult
 from memory_core.policy import SESSION_IDLE_SECONDS
 
+OWNER = Principal("tests", "owner")
+"""The principal the compositions of this module belong to."""
+
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def test_open_freezes_the_snapshot_and_its_watermark_is_the_head_position() -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     first = app.sessions.create()
     assert app.sessions.snapshot_block(first.id) == ""
     app.sessions.record_user_message(first.id, "I prefer concise answers.")
@@ -51,7 +54,10 @@ def test_open_freezes_the_snapshot_and_its_watermark_is_the_head_position() -> N
 
 def test_snapshot_budget_comes_from_the_context_plan() -> None:
     app = build(
-        fixed_clock_at=T0, sequential_ids=True, context_plan_overlay={"snapshot": {"max_items": 1}}
+        principal=OWNER,
+        fixed_clock_at=T0,
+        sequential_ids=True,
+        context_plan_overlay={"snapshot": {"max_items": 1}},
     )
     seed = app.sessions.create()
     for text in ("I prefer concise answers.", "I live in Seattle.", "I work at Acme Labs."):
@@ -62,7 +68,7 @@ def test_snapshot_budget_comes_from_the_context_plan() -> None:
 
 
 def test_close_forms_at_the_sessions_project_scope() -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create(metadata={"project_scope": "veetbot"})
     app.sessions.record_user_message(
         session.id, "I prefer tabs over spaces. We decided to use Postgres for the memory store."
@@ -88,6 +94,7 @@ def test_close_forms_at_the_sessions_project_scope() -> None:
 
 def test_session_boundary_disabled_closes_without_forming_and_skips_the_idle_sweep() -> None:
     app = build(
+        principal=OWNER,
         fixed_clock_at=T0,
         sequential_ids=True,
         profile_overlay={"formation": {"session_boundary_enabled": False}},
@@ -104,7 +111,7 @@ def test_session_boundary_disabled_closes_without_forming_and_skips_the_idle_swe
 
 
 def test_idle_sweep_closes_only_sessions_idle_past_the_boundary_at_their_scope() -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     stale = app.sessions.create(metadata={"project_scope": "orbit-app"})
     app.sessions.record_user_message(stale.id, "We decided to ship on Mondays.")
     app.advance(SESSION_IDLE_SECONDS - 10)
@@ -143,7 +150,7 @@ def test_sessions_are_principal_scoped_and_metadata_is_validated(
 
 
 def test_working_state_facts_are_recorded_with_their_sources() -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     said = app.sessions.record_user_message(session.id, "My flight leaves Friday at 9.")
     state = app.sessions.establish_fact(
@@ -156,7 +163,7 @@ def test_working_state_facts_are_recorded_with_their_sources() -> None:
 def test_a_worker_that_listed_a_session_before_another_closed_it_does_not_close_it_again(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
     session = app.sessions.create()
     app.sessions.record_user_message(session.id, "I live in Portland.")
     app.advance(SESSION_IDLE_SECONDS)
@@ -182,8 +189,10 @@ def test_a_worker_that_listed_a_session_before_another_closed_it_does_not_close_
 def test_a_close_that_loses_the_race_during_consolidation_writes_no_second_close(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
-    other_worker = build(storage=storage, fixed_clock_at=T0)  # random ids: no collision
+    app = build(principal=OWNER, storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    other_worker = build(
+        principal=OWNER, storage=storage, fixed_clock_at=T0
+    )  # random ids: no collision
     session = app.sessions.create()
     app.sessions.record_user_message(session.id, "I live in Portland.")
     consolidate = app.memory.service.run
@@ -210,6 +219,6 @@ def test_a_close_that_loses_the_race_during_consolidation_writes_no_second_close
 
 @pytest.mark.parametrize("batch_size", [0, -1])
 def test_an_idle_sweep_batch_must_hold_at_least_one_session(batch_size: int) -> None:
-    app = build(fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=T0, sequential_ids=True)
     with pytest.raises(UsageError, match="batch_size"):
         app.sessions.sweep_idle(batch_size=batch_size)

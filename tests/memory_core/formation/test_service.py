@@ -36,6 +36,9 @@ from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 from memory_core.profiles import load_profiles
 from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
 
+OWNER = Principal("tests", "owner")
+"""The principal the compositions of this module belong to."""
+
 Harness = Any
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -511,7 +514,7 @@ def test_the_formation_scope_is_the_sessions_own(harness: Harness) -> None:
 
 
 def test_the_composition_derives_the_scope_and_keeps_project_memory_in_its_project() -> None:
-    app = build(fixed_clock_at=START, sequential_ids=True)
+    app = build(principal=OWNER, fixed_clock_at=START, sequential_ids=True)
     session = app.sessions.create(metadata={"project_scope": "orbit-app"})
     app.sessions.record_user_message(session.id, "We decided to use Postgres for billing.")
     with pytest.raises(UsageError, match="project:orbit-app"):

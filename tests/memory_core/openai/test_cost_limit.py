@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from _support.chat_server import ChatServer, reply_text
 
+from memory_core import Principal
 from memory_core.bootstrap import build
 from memory_core.errors import ConfigurationError
 from memory_core.runtime.model import Message, PricedModel
@@ -17,6 +18,9 @@ from memory_core.runtime.policy_profile import RunLimits
 from memory_core.runtime.pricing import PRICES_ENV, ModelPrice, PriceCatalog
 from memory_core.runtime.run import RunStatus
 from memory_core.runtime.scripted import FakeModelScript, ScriptedModel, ScriptedTurn
+
+OWNER = Principal("tests", "owner")
+"""The principal the compositions of this module belong to."""
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 EXPENSIVE: dict[str, Any] = {"prompt_tokens": 900_000, "completion_tokens": 900_000}
@@ -48,16 +52,17 @@ def test_build_refuses_an_unpriced_model_under_a_finite_cost_limit(
 ) -> None:
     model = _model(chat_server, PriceCatalog({}))
     with pytest.raises(ConfigurationError, match=PRICES_ENV) as caught:
-        build(model=model, limits=RunLimits(max_cost_usd=0.01, max_tokens=10**9))
+        build(principal=OWNER, model=model, limits=RunLimits(max_cost_usd=0.01, max_tokens=10**9))
     assert "my-finetune" in str(caught.value)
     with pytest.raises(ConfigurationError, match="max_cost_usd"):
-        build(model=model)  # the shipped default profile's limit is finite too
+        build(principal=OWNER, model=model)  # the shipped default profile's limit is finite too
     assert chat_server.requests == []  # refused before anything was spent
 
 
 def test_an_unlimited_cost_limit_accepts_an_unpriced_model(chat_server: ChatServer) -> None:
     chat_server.enqueue(reply_text("ok", model="my-finetune", **EXPENSIVE))
     app = build(
+        principal=OWNER,
         model=_model(chat_server, PriceCatalog({})),
         limits=RunLimits(max_cost_usd=float("inf"), max_tokens=10**9),
         fixed_clock_at=T0,
@@ -76,6 +81,7 @@ def test_a_price_file_from_the_environment_makes_the_limit_enforceable(
     chat_server.enqueue(reply_text("ok", model="my-finetune", **EXPENSIVE))
     model = OpenAICompatibleModel(model="my-finetune", base_url=chat_server.base_url)
     app = build(
+        principal=OWNER,
         model=model,
         limits=RunLimits(max_cost_usd=0.01, max_tokens=10**9),
         fixed_clock_at=T0,

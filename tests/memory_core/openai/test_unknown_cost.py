@@ -9,10 +9,13 @@ import pytest
 from _support.chat_server import ChatServer, reply_text, reply_tool_call
 
 from memory_core.bootstrap import Composition, build
+from memory_core.domain import Principal
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.policy_profile import RunLimits, load_policy_profile
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 from memory_core.runtime.run import RunStatus
+
+OWNER = Principal("tests", "owner")
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 PRICES = PriceCatalog({"local": ModelPrice(input=1.0, output=1.0)})
@@ -26,7 +29,9 @@ def _app(server: ChatServer, *, max_cost_usd: float) -> Composition:
         limits=RunLimits(max_steps=4, max_tokens=10**6, max_cost_usd=max_cost_usd),
         enabled_tools=("memory.recall_episodes",),
     )
-    return build(model=model, policy_profile=profile, fixed_clock_at=T0, sequential_ids=True)
+    return build(
+        principal=OWNER, model=model, policy_profile=profile, fixed_clock_at=T0, sequential_ids=True
+    )
 
 
 def test_a_run_whose_reply_reported_no_usage_has_an_unknown_cost(chat_server: ChatServer) -> None:

@@ -20,6 +20,8 @@ from memory_core.policy import SESSION_IDLE_SECONDS
 from memory_core.profiles import MemoryProfiles, load_profiles, shipped_document
 from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult
 
+OWNER = Principal("tests", "owner")
+
 GATE = pytest.mark.gate("gate.memory.profiles_wired")
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ALICE = Principal("tenant-1", "alice")
@@ -194,6 +196,7 @@ def test_overlay_user_retention_days_changes_the_user_expiry() -> None:
 def test_overlay_session_boundary_enabled_false_short_circuits_both_sweeps() -> None:
     def formed_and_swept(enabled: bool) -> tuple[int, int]:
         app = build(
+            principal=OWNER,
             fixed_clock_at=T0,
             sequential_ids=True,
             profile_overlay={"formation": {"session_boundary_enabled": enabled}},
@@ -215,6 +218,7 @@ def test_overlay_session_boundary_enabled_false_short_circuits_both_sweeps() -> 
 def test_overlay_max_candidates_caps_a_consolidation() -> None:
     def closure_counts(ceiling: int) -> tuple[int, int]:
         app = build(
+            principal=OWNER,
             fixed_clock_at=T0,
             sequential_ids=True,
             profile_overlay={"formation": {"max_candidates": ceiling}},

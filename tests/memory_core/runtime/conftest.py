@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from memory_core import Principal
 from memory_core.bootstrap import Composition, build
 from memory_core.domain import Event
 from memory_core.runtime.scripted import FakeModelScript, ScriptedTurn
@@ -30,6 +31,7 @@ def compose() -> Compose:
         script = FakeModelScript(turns=list(turns), on_exhausted=on_exhausted)  # type: ignore[arg-type]
         kwargs.setdefault("fixed_clock_at", RUNTIME_T0)
         kwargs.setdefault("sequential_ids", True)
+        kwargs.setdefault("principal", Principal("tests", "runtime"))
         return build(script=script, **kwargs)
 
     return _compose

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from memory_core import Principal
 from memory_core.bootstrap import Composition
 from memory_core.domain import Event
 from memory_core.errors import NotFoundError, UsageError
@@ -24,6 +25,9 @@ from memory_core.runtime import (
     ToolCall,
     TransientModelError,
 )
+
+OWNER = Principal("tests", "owner")
+"""The principal the compositions of this module belong to."""
 
 Compose = Callable[..., Composition]
 RunEvents = Callable[[Composition, str], list[Event]]
@@ -292,7 +296,7 @@ def test_submit_refuses_closed_unknown_sessions_and_missing_models(compose: Comp
         app.runs.submit("  ", session.id)
     from memory_core.bootstrap import build
 
-    modelless = build()
+    modelless = build(principal=OWNER)
     open_session = modelless.sessions.create()
     with pytest.raises(UsageError, match="no model"):
         modelless.runs.submit("hi", open_session.id)

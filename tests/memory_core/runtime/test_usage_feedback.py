@@ -10,8 +10,11 @@ import pytest
 
 from memory_core import BeliefStatus, RunStatus
 from memory_core.bootstrap import Composition, build
+from memory_core.domain import Principal
 from memory_core.formation import GovernedMemoryService
 from memory_core.runtime.model import Message, ModelResponse, PermanentModelError, ToolSpec
+
+OWNER = Principal("tests", "owner")
 
 GATE = pytest.mark.gate("gate.memory.usage_feedback")
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -42,7 +45,7 @@ class CitingModel:
 
 
 def _app(keyword: str = "Seattle") -> Composition:
-    app = build(model=CitingModel(keyword), fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=OWNER, model=CitingModel(keyword), fixed_clock_at=T0, sequential_ids=True)
     seed = app.sessions.create()
     app.sessions.record_user_message(seed.id, "I live in Seattle. I prefer tea.")
     app.sessions.close(seed.id)
@@ -110,7 +113,9 @@ class FailingModel(CitingModel):
 @GATE
 def test_a_run_without_a_final_message_records_no_usage() -> None:
     app = _app()
-    failing = build(model=FailingModel("Seattle"), storage=app.storage, fixed_clock_at=T0)
+    failing = build(
+        principal=OWNER, model=FailingModel("Seattle"), storage=app.storage, fixed_clock_at=T0
+    )
     session = failing.sessions.create()
     run = failing.runs.submit("Where do I live?", session.id)
     assert run.status is RunStatus.PERMANENT_MODEL_ERROR

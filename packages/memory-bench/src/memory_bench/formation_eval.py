@@ -165,13 +165,19 @@ class LoadedCases:
 
 def default_case_path(start: Path | None = None) -> Path:
     """Find ``corpus/memory-formation.v2.json`` above ``start`` (the working directory) or
-    above this module; raise a ``FormationCaseFileError`` naming ``--cases`` otherwise."""
+    above this module, else the copy installed with memory-bench; raise a
+    ``FormationCaseFileError`` naming ``--cases`` otherwise."""
     roots = [start or Path.cwd(), Path(__file__).resolve()]
     for root in roots:
         for folder in (root, *root.parents):
             candidate = folder / "corpus" / CASE_FILE_NAME
             if candidate.is_file():
                 return candidate
+    from memory_bench.shipped import shipped_file
+
+    installed = shipped_file(CASE_FILE_NAME)  # the copy installed with memory-bench
+    if installed is not None:
+        return installed
     raise FormationCaseFileError(
         f"corpus/{CASE_FILE_NAME} was not found above {roots[0]}; pass --cases PATH"
     )

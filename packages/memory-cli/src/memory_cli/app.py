@@ -2,7 +2,11 @@
 
 Each command lives in its own module exposing ``register(groups)``; ``groups`` maps a command
 group (``eval``, ``memory``, ``db``, ``bench``) to its subparsers, and top-level commands use
-the ``""`` key. Handlers return the process exit status; ``UsageError`` exits 2.
+the ``""`` key. Handlers return the process exit status.
+
+Exit status everywhere: 0 done, 2 usage (``UsageError``, an unknown record the caller
+named), 1 failure (every other memory-core error, e.g. ``StorageUnavailableError``, and any
+database driver or migration error, printed as one line, never a traceback).
 """
 
 from __future__ import annotations
@@ -11,13 +15,18 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from memory_core.errors import UsageError
+from memory_core.errors import MemoryCoreError, NotFoundError, UsageError
 
 USAGE_EXIT = 2
+FAILURE_EXIT = 1
+DISTRIBUTIONS = ("memory-cli", "memory-core", "memory-bench", "memory-store-pg")
+"""The distributions ``agent --version`` reports."""
+_DRIVER_MODULES = ("sqlalchemy", "psycopg", "alembic")
 
 COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.gates",
@@ -25,6 +34,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.eval_formation",
     "memory_cli.db",
     "memory_cli.memory_replay",
+    "memory_cli.memory_manage",
     "memory_cli.bench_recall",
     "memory_cli.bench_delta",
     "memory_cli.report",
@@ -42,6 +52,9 @@ GROUPS: dict[str, str] = {
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``agent`` command."""
     parser = argparse.ArgumentParser(prog="agent", description="Agent memory and its yardstick.")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="print the installed versions and exit"
+    )
     top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {"": top}
     for name, help_text in GROUPS.items():
@@ -52,6 +65,46 @@ def build_parser() -> argparse.ArgumentParser:
     for module in COMMAND_MODULES:
         importlib.import_module(module).register(groups)
     return parser
+
+
+def version_text() -> str:
+    """``agent <version> (memory-core <version>, ...)``: the installed distributions."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found: list[str] = []
+    for name in DISTRIBUTIONS:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            continue
+    return "agent: " + ", ".join(found)
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print :func:`version_text` on one line (argparse's own would wrap it)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stdout.write(version_text() + "\n")
+        parser.exit(0)
+
+
+def _driver_error(exc: Exception) -> bool:
+    """An exception from the database driver, SQLAlchemy or alembic."""
+    return type(exc).__module__.split(".")[0] in _DRIVER_MODULES
+
+
+def _one_line(exc: BaseException) -> str:
+    first = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {first[0] if first else ''}".rstrip(": ")
 
 
 def print_error(message: object, *, console: Console | None = None) -> None:
@@ -75,9 +128,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args))
-    except UsageError as exc:
+    except (UsageError, NotFoundError) as exc:
         print_error(exc)
         return USAGE_EXIT
+    except MemoryCoreError as exc:
+        print_error(exc)
+        return FAILURE_EXIT
+    except Exception as exc:
+        if not _driver_error(exc):
+            raise
+        print_error(_one_line(exc))
+        return FAILURE_EXIT
 
 
 if __name__ == "__main__":

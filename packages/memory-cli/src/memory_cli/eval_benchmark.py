@@ -145,10 +145,11 @@ def _run(args: argparse.Namespace) -> int:
         load_baseline,
         record_baseline,
     )
-    from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
+    from memory_bench.corpus import load_corpus
     from memory_bench.driver import run_deterministic_benchmark
     from memory_bench.metrics import display_ratios
     from memory_bench.report import render_report
+    from memory_bench.shipped import BASELINE, CORPUS_V1, corpus_file
     from memory_bench.source_tree import SourceTree, read_source_tree
 
     if args.dirty_reason is not None and args.write_baseline is None:
@@ -157,7 +158,8 @@ def _run(args: argparse.Namespace) -> int:
             "with --write-baseline PATH"
         )
     default_corpus = args.corpus is None
-    corpus_path: Path = CORPUS_V1_RELATIVE_PATH if default_corpus else args.corpus
+    # the checkout's corpus/ file, else the copy installed with memory-bench
+    corpus_path: Path = corpus_file(CORPUS_V1) if default_corpus else args.corpus
     if default_corpus and not corpus_path.is_file():
         raise UsageError(
             f"the checked-in corpus {corpus_path} is not here; run from the repository root "
@@ -186,7 +188,7 @@ def _run(args: argparse.Namespace) -> int:
     report_path = prepare_report_path(args)
     baseline_path: Path | None = args.baseline
     if baseline_path is None and default_corpus and write_path is None:
-        baseline_path = DEFAULT_BASELINE
+        baseline_path = corpus_file(BASELINE)  # DEFAULT_BASELINE, or the installed copy
     baseline = load_baseline(baseline_path) if baseline_path is not None else None
 
     from memory_bench.telemetry import record_deterministic_run
@@ -288,7 +290,7 @@ def _run_live(args: argparse.Namespace) -> int:
             "--build-ref SHA is required for the live arm: the commit the evidence names"
         )
 
-    from memory_bench.corpus import CORPUS_V1_RELATIVE_PATH, load_corpus
+    from memory_bench.corpus import load_corpus
     from memory_bench.html_report import live_page
     from memory_bench.live.arm import (
         LiveBenchmarkResult,
@@ -311,7 +313,9 @@ def _run_live(args: argparse.Namespace) -> int:
         write_run_report(live_page(skipped), report_path, console)
         return EXIT_PASS
 
-    corpus_path: Path = CORPUS_V1_RELATIVE_PATH if args.corpus is None else args.corpus
+    from memory_bench.shipped import CORPUS_V1, corpus_file
+
+    corpus_path: Path = corpus_file(CORPUS_V1) if args.corpus is None else args.corpus
     if args.corpus is None and not corpus_path.is_file():
         raise UsageError(
             f"the checked-in corpus {corpus_path} is not here; run from the repository root "

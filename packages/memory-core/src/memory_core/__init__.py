@@ -8,7 +8,7 @@ Start at ``build()`` (``memory_core.bootstrap``): it returns a ``Composition`` w
 ``sessions``, ``runs``, ``memory`` and ``maintenance_factory()`` wired over one storage tier.
 """
 
-from memory_core.bootstrap import Composition, MemoryAPI, build
+from memory_core.bootstrap import Composition, build
 from memory_core.clock import Clock, FixedClock, SystemClock
 from memory_core.domain import (
     Authority,
@@ -28,9 +28,11 @@ from memory_core.domain import (
     visible_scopes,
 )
 from memory_core.errors import (
+    AmbiguousIdError,
     ConfigurationError,
     ConflictError,
     DuplicateIdError,
+    ImportFormatError,
     MemoryCoreError,
     MessageTextError,
     NotFoundError,
@@ -49,7 +51,11 @@ from memory_core.ids import (
     short_id,
 )
 from memory_core.maintenance import MaintenanceReport, MaintenanceWorker
+from memory_core.management import BeliefHistory, ForgetReport
+from memory_core.memory_api import MemoryAPI
+from memory_core.portability import EXPORT_SCHEMA_VERSION, ImportReport
 from memory_core.ports import (
+    ErasureStore,
     EventLog,
     FormationStateStore,
     MemoryStore,
@@ -76,9 +82,12 @@ from memory_core.tokenizer import tokenize
 
 __all__ = [
     "DEFAULT_ID_NAMESPACE",
+    "EXPORT_SCHEMA_VERSION",
     "MAX_MESSAGE_BYTES",
+    "AmbiguousIdError",
     "Authority",
     "Belief",
+    "BeliefHistory",
     "BeliefStatus",
     "BeliefType",
     "Clock",
@@ -87,12 +96,16 @@ __all__ = [
     "ConflictError",
     "ConsolidationResult",
     "DuplicateIdError",
+    "ErasureStore",
     "Event",
     "EventLog",
     "FakeModelScript",
     "FixedClock",
+    "ForgetReport",
     "FormationStateStore",
     "IdFactory",
+    "ImportFormatError",
+    "ImportReport",
     "InMemoryStorage",
     "MaintenanceReport",
     "MaintenanceWorker",

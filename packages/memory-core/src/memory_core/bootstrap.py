@@ -2,9 +2,9 @@
 
 Every caller enters here: the benchmark's deterministic arm, the CLI and downstream agents::
 
-    from memory_core import bootstrap
+    from memory_core import Principal, bootstrap
 
-    app = bootstrap.build()                                   # in-memory storage, wall clock
+    app = bootstrap.build(principal=Principal("acme", "user-42"))  # in-memory, wall clock
     session = app.sessions.create(metadata={"project_scope": "orbit-app"})
     app.sessions.record_user_message(session.id, "I live in Portland.")
     app.sessions.close(session.id)                            # formation at the session's scope
@@ -31,15 +31,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memory_core.clock import Clock, FixedClock, SystemClock, require_aware
-from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, RecallTrace
+from memory_core.domain import Principal
 from memory_core.errors import (
     ConfigurationError,
-    NotFoundError,
-    SessionClosedError,
     StorageUnavailableError,
     UsageError,
 )
-from memory_core.formation import ConsolidationResult, Extractor, GovernedMemoryService
+from memory_core.formation import Extractor, GovernedMemoryService
 from memory_core.formation.selection import (
     SelectionAudit,
     SelectionMode,
@@ -50,9 +48,10 @@ from memory_core.formation.selection import (
 )
 from memory_core.ids import DEFAULT_ID_NAMESPACE, IdFactory, RandomIdFactory, SequentialIdFactory
 from memory_core.maintenance import MaintenanceWorker
+from memory_core.memory_api import MemoryAPI as MemoryAPI  # re-exported: its old home
 from memory_core.ports import EventLog, Storage
 from memory_core.profiles import MemoryProfiles, load_profiles
-from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult
+from memory_core.retrieval import MemoryRetriever
 from memory_core.runtime.context import ContextBuilder, ContextPlan, load_context_plan
 from memory_core.runtime.events import EventWriter
 from memory_core.runtime.model import Model, PricedModel
@@ -69,8 +68,6 @@ STORAGE_ENTRY_POINT_GROUP = "memory_core.storage"
 """Entry-point group storage backends register under (name -> ``(database_url) -> Storage``)."""
 DATABASE_URL_ENV = "MEMORY_DATABASE_URL"
 """Environment variable a backend's database URL is read from when none is passed."""
-DEFAULT_PRINCIPAL = Principal("default", "default")
-"""The principal of a composition built without one."""
 
 _BACKEND_PACKAGES = {"postgres": "memory-store-pg"}
 
@@ -102,6 +99,22 @@ def _require_enforceable_cost_limit(model: Model | None, policy: PolicyProfile) 
             "creating the model, or build with limits=RunLimits(max_cost_usd=float('inf')) "
             "to run without a cost limit"
         )
+
+
+def _require_principal(principal: object) -> None:
+    """Refuse anything but a ``Principal``: a plain id string has no tenant to scope by."""
+    if isinstance(principal, Principal):
+        return
+    hint = (
+        f"Principal('<tenant>', {principal!r})"
+        if isinstance(principal, str)
+        else "Principal('<tenant>', '<user id>')"
+    )
+    raise UsageError(
+        f"build(principal=...) takes a memory_core.Principal, got {type(principal).__name__} "
+        f"{principal!r}; pass principal={hint} (from memory_core import Principal): every "
+        "read and write is scoped to one tenant's principal"
+    )
 
 
 def _zero_timer() -> float:
@@ -150,172 +163,6 @@ def resolve_storage(
         ) from exc
     url = database_url or os.environ.get(DATABASE_URL_ENV)
     return factory(url, upgrade_schema=True) if upgrade_schema else factory(url)
-
-
-class MemoryAPI:
-    """The memory surface of a composition: governed formation plus recall and traces.
-
-    Formation calls (``run``, ``remember``, ``reject``, ``replay``, ``list_memories``) go to the
-    ``GovernedMemoryService``; ``recall`` and ``get_recall_trace`` to the retriever and trace
-    store. The underlying objects are ``service`` and ``retriever``.
-    """
-
-    def __init__(
-        self,
-        *,
-        service: GovernedMemoryService,
-        retriever: MemoryRetriever,
-        storage: Storage,
-        principal: Principal,
-    ) -> None:
-        self.service = service
-        self.retriever = retriever
-        self._storage = storage
-        self._principal = principal
-
-    @property
-    def principal(self) -> Principal:
-        """The composition's default principal."""
-        return self._principal
-
-    def run(
-        self,
-        trigger: str,
-        scope: str | None = None,
-        session_id: str | None = None,
-        *,
-        principal: Principal | None = None,
-    ) -> ConsolidationResult:
-        """Consolidate a session's unprocessed user messages at the session's own scope.
-
-        ``scope`` may be omitted (``None``): it is derived from the session, ``project:<name>``
-        inside a project, else ``general``. A named scope must be that one (``UsageError``
-        otherwise); portable beliefs form at ``user`` scope. See ``GovernedMemoryService.run``.
-        """
-        return self.service.run(trigger, scope, session_id, principal=principal)
-
-    def remember(
-        self,
-        statement: str,
-        *,
-        session_id: str,
-        source_event_id: str,
-        principal: Principal | None = None,
-    ) -> ConsolidationResult:
-        """Form a statement the user asked to keep through the governed path.
-
-        Raises:
-            SessionClosedError: the session is closed (a closed session forms nothing more).
-            UsageError: the source is not a user message of the principal's session.
-            NotFoundError: the principal has no such session.
-        """
-        session = self._storage.sessions.get(principal or self._principal, session_id)
-        if session is not None and not session.is_open:
-            raise SessionClosedError(session_id)
-        return self.service.remember(
-            statement,
-            session_id=session_id,
-            source_event_id=source_event_id,
-            principal=principal,
-        )
-
-    def reject(
-        self, belief_id: str, *, reason: str | None = None, principal: Principal | None = None
-    ) -> Belief:
-        """Reject a belief durably; formation never brings it back."""
-        return self.service.reject(belief_id, reason=reason, principal=principal)
-
-    def replay(self, session_id: str, *, principal: Principal | None = None) -> ConsolidationResult:
-        """Re-consolidate a session from watermark 0, re-applying rejections."""
-        return self.service.replay(session_id, principal=principal)
-
-    def list_memories(
-        self,
-        statuses: frozenset[BeliefStatus] | None = None,
-        principal: Principal | None = None,
-    ) -> list[Belief]:
-        """The principal's beliefs (optionally of some statuses), in store order."""
-        return self.service.list_memories(statuses=statuses, principal=principal)
-
-    def recall(
-        self,
-        text: str | None = None,
-        *,
-        moment: RecallMoment = "in_turn",
-        session_id: str | None = None,
-        project_scope: str | None = None,
-        principal: Principal | None = None,
-        max_items: int | None = None,
-        max_tokens: int | None = None,
-        request: RecallRequest | None = None,
-    ) -> RecallResult:
-        """Recall beliefs and return the rendered block and its trace.
-
-        Pass a full ``RecallRequest`` as ``request`` (used exactly as given), or the common
-        fields. With ``session_id`` the session's project scope applies (naming a different
-        ``project_scope`` is refused).
-
-        Raises:
-            UsageError: ``request`` was combined with any other argument (one left at its
-                default is fine), or the scopes disagree.
-            NotFoundError: ``session_id`` names no session of the principal.
-        """
-        if request is not None:
-            combined = [
-                name
-                for name, given in (
-                    ("text", text is not None),
-                    ("moment", moment != "in_turn"),
-                    ("session_id", session_id is not None),
-                    ("project_scope", project_scope is not None),
-                    ("principal", principal is not None),
-                    ("max_items", max_items is not None),
-                    ("max_tokens", max_tokens is not None),
-                )
-                if given
-            ]
-            if combined:
-                raise UsageError(
-                    f"recall(request=...) was also given {', '.join(combined)}; set those "
-                    "fields on the RecallRequest instead, or pass the fields without request="
-                )
-            return self.retriever.recall(request)
-        who = principal or self._principal
-        scope = project_scope
-        if session_id is not None:
-            session = self._storage.sessions.get(who, session_id)
-            if session is None:
-                raise NotFoundError(f"session {session_id} does not exist for this principal")
-            session_scope = session.metadata.project_scope
-            if scope is not None and scope != session_scope:
-                raise UsageError(
-                    f"project_scope {scope!r} differs from session {session_id}'s "
-                    f"{session_scope!r}; omit project_scope to use the session's"
-                )
-            scope = session_scope
-        return self.retriever.recall(
-            RecallRequest(
-                principal=who,
-                moment=moment,
-                text=text,
-                project_scope=scope,
-                session_id=session_id,
-                max_items=max_items,
-                max_tokens=max_tokens,
-            )
-        )
-
-    def get_recall_trace(self, trace_id: str, principal: Principal | None = None) -> RecallTrace:
-        """Return a recall trace of the principal.
-
-        Raises:
-            NotFoundError: no such trace for the principal.
-        """
-        who = principal or self._principal
-        trace = self._storage.traces.get(who, trace_id)
-        if trace is None:
-            raise NotFoundError(f"recall trace {trace_id} does not exist for this principal")
-        return trace
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -374,7 +221,7 @@ def build(
     upgrade_schema: bool = False,
     script: FakeModelScript | None = None,
     model: Model | None = None,
-    principal: Principal | None = None,
+    principal: Principal,
     fixed_clock_at: datetime | None = None,
     sequential_ids: bool = False,
     profile_overlay: Path | str | Mapping[str, Any] | None = None,
@@ -404,7 +251,8 @@ def build(
             works but ``runs.submit`` refuses to run. A model that reports its price unknown
             (``PricedModel.price_known`` false, e.g. an ``OpenAICompatibleModel`` missing from
             the price catalog) is refused while the policy's ``max_cost_usd`` is finite.
-        principal: The default principal of every call that names none.
+        principal: Whose memory this is (required; there is no default owner): the
+            principal of every call that names none, e.g. ``Principal("acme", "user-42")``.
         fixed_clock_at: Run on a ``FixedClock`` starting here (timezone-aware).
         sequential_ids: Use ``SequentialIdFactory`` instead of random UUIDs.
         id_namespace: The sequential ids' namespace (default ``"memory"``, the benchmark's).
@@ -433,7 +281,8 @@ def build(
             UTF-8 bytes (default 64 KiB; see ``memory_core.text_gate``).
 
     Raises:
-        UsageError: conflicting or invalid arguments (both script and model, a naive
+        UsageError: conflicting or invalid arguments (a ``principal`` that is not a
+            ``Principal``, e.g. a plain string; both script and model, a naive
             ``fixed_clock_at``, an unknown tool or profile key, an ``id_namespace`` without
             ``sequential_ids=True``).
         ConfigurationError: the model's price is unknown, so a finite ``max_cost_usd`` could
@@ -441,6 +290,7 @@ def build(
         StorageUnavailableError: the named storage backend is not installed.
         ProviderEvidenceRequiredError: ``formation_mode="required"`` without matching evidence.
     """
+    _require_principal(principal)
     if script is not None and model is not None:
         raise UsageError("pass script= or model=, not both")
     clock: Clock = (
@@ -454,7 +304,7 @@ def build(
             "ids never collide and take no namespace)"
         )
     ids: IdFactory = SequentialIdFactory(id_namespace) if sequential_ids else RandomIdFactory()
-    who = principal or DEFAULT_PRINCIPAL
+    who = principal
     profiles = load_profiles(profile_overlay)
     plan = load_context_plan(context_plan_overlay)
     policy = load_policy_profile(policy_profile).with_overrides(
@@ -572,7 +422,14 @@ def _wire(
         principal=principal,
         max_message_bytes=max_message_bytes,
     )
-    memory = MemoryAPI(service=service, retriever=retriever, storage=tier, principal=principal)
+    memory = MemoryAPI(
+        service=service,
+        retriever=retriever,
+        storage=tier,
+        principal=principal,
+        clock=clock,
+        ids=ids,
+    )
     # the tool remembers through MemoryAPI, which refuses a closed session
     tools = ToolExecutor(events=tier.events, rememberer=memory, enabled_tools=policy.enabled_tools)
     runs = RunService(

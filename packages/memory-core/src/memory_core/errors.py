@@ -6,7 +6,9 @@ Hierarchy::
     ├── UsageError                  the caller's mistake (bad argument, bad file); fix the input
     │   ├── ConfigurationError      a profile document or overlay is invalid
     │   ├── MessageTextError        a message's text fails the record-time input gate
-    │   └── SessionClosedError      a write named a session that is already closed
+    │   ├── SessionClosedError      a write named a session that is already closed
+    │   ├── AmbiguousIdError        a short id fits several records (never a guess)
+    │   └── ImportFormatError       a memory export line is malformed (line and field named)
     ├── NotFoundError               a record the caller named does not exist for that principal
     ├── ConflictError               a write would break a store invariant (duplicate id, ...)
     │   └── DuplicateIdError        a record's id is already stored
@@ -59,6 +61,35 @@ class SessionClosedError(UsageError):
             "(sessions.create()) to continue"
         )
         self.session_id = session_id
+
+
+class AmbiguousIdError(UsageError):
+    """A short id fits several of the principal's beliefs; ``candidates`` are their ids."""
+
+    def __init__(self, ref: str, candidates: tuple[str, ...]) -> None:
+        listed = ", ".join(candidates)
+        super().__init__(
+            f"short id {ref!r} fits {len(candidates)} beliefs ({listed}); pass more of the "
+            "id's leading digits, or the full id"
+        )
+        self.ref = ref
+        self.candidates = candidates
+
+
+class ImportFormatError(UsageError):
+    """A line of a memory export is malformed; nothing of the import was written.
+
+    Args:
+        line: The 1-based line number.
+        field: The field at fault (``"-"`` when the line is not JSON at all).
+        problem: What is wrong, and what to do.
+    """
+
+    def __init__(self, line: int, field: str, problem: str) -> None:
+        super().__init__(f"line {line}, field {field}: {problem}; nothing was imported")
+        self.line = line
+        self.field = field
+        self.problem = problem
 
 
 class NotFoundError(MemoryCoreError, LookupError):

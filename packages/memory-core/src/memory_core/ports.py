@@ -15,6 +15,7 @@ from memory_core.domain import (
     Belief,
     BeliefStatus,
     Event,
+    JsonValue,
     Principal,
     RecallQuery,
     RecallTrace,
@@ -233,6 +234,46 @@ class FormationStateStore(Protocol):
         ...
 
 
+class ErasureStore(Protocol):
+    """Lookup by short id, erasure and redaction of one principal's records (``forget``).
+
+    Every method is principal-scoped and runs inside the caller's unit of work when one is
+    open, so an erasure spanning several tables is kept together or not at all.
+    """
+
+    def match_id_prefix(self, principal: Principal, hex_prefix: str, limit: int) -> list[Belief]:
+        """Up to ``limit`` of the principal's beliefs (any status) whose id, dashes removed,
+        starts with ``hex_prefix`` (lowercase hex), sorted by id."""
+        ...
+
+    def erase_beliefs(self, principal: Principal, belief_ids: Sequence[str]) -> int:
+        """Delete the principal's beliefs with these ids; return how many rows went."""
+        ...
+
+    def erase_rejections(self, principal: Principal, belief_ids: Sequence[str]) -> int:
+        """Delete the principal's rejections of these belief ids; return how many went."""
+        ...
+
+    def redact_events(
+        self, principal: Principal, event_ids: Sequence[str], payload: dict[str, JsonValue]
+    ) -> int:
+        """Replace the payload of the principal's events with these ids by ``payload``.
+
+        The event keeps its id, sequence, type, session and time (the log stays append-only
+        in shape); only its content goes. Returns how many events were redacted.
+        """
+        ...
+
+    def redact_traces(self, principal: Principal, belief_ids: Sequence[str]) -> int:
+        """Drop the user-safe copies (statement, subject) of these beliefs from the principal's
+        recall traces; return how many traces changed."""
+        ...
+
+    def erase_principal(self, principal: Principal) -> dict[str, int]:
+        """Delete every record of the principal from every table; rows deleted per table."""
+        ...
+
+
 class Storage(Protocol):
     """One storage tier: the five ports plus a unit of work spanning them."""
 
@@ -261,6 +302,11 @@ class Storage(Protocol):
         """Formation watermarks and rejections."""
         ...
 
+    @property
+    def erasure(self) -> ErasureStore:
+        """Short-id lookup, erasure and redaction (``forget`` and ``forget_principal``)."""
+        ...
+
     def unit_of_work(self) -> AbstractContextManager[None]:
         """A transaction: everything written inside is kept together or not at all."""
         ...
@@ -272,6 +318,7 @@ class Storage(Protocol):
 
 __all__ = [
     "IDEMPOTENCY_KEY_FIELD",
+    "ErasureStore",
     "EventLog",
     "FormationStateStore",
     "MemoryStore",

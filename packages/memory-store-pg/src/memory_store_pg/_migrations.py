@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 from alembic import command
+from alembic import util as alembic_util
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 
-from memory_core.errors import StorageUnavailableError
+from memory_core.errors import StorageUnavailableError, UsageError
 from memory_store_pg._engine import check_schema_name, create_engine, redact, resolve_url
 from memory_store_pg._engine import translated_errors as _translated_errors
 from memory_store_pg._schema import VERSION_TABLE
@@ -71,7 +72,7 @@ def upgrade(
         revision: the target revision (default: the newest).
 
     Raises:
-        UsageError: no or an invalid URL.
+        UsageError: no or an invalid URL, or a revision alembic does not know.
         StorageUnavailableError: the server cannot be reached.
     """
     url = resolve_url(database_url)
@@ -84,7 +85,13 @@ def upgrade(
                     f'CREATE SCHEMA IF NOT EXISTS "{check_schema_name(schema)}"'
                 )
             before = current_revision(connection)
-            command.upgrade(alembic_config(connection), revision)
+            try:
+                command.upgrade(alembic_config(connection), revision)
+            except alembic_util.CommandError as exc:  # an unknown or malformed revision
+                raise UsageError(
+                    f"cannot upgrade to revision {revision!r}: {exc}; pass --revision head "
+                    f"(the newest, {head_revision()}) or one of this package's revisions"
+                ) from exc
             after = current_revision(connection)
     finally:
         engine.dispose()

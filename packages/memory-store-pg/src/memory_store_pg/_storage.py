@@ -25,6 +25,7 @@ from memory_store_pg._engine import (
     resolve_url,
     translated_errors,
 )
+from memory_store_pg._erasure import PostgresErasure
 from memory_store_pg._migrations import check_schema_current, upgrade
 from memory_store_pg._schema import memories
 
@@ -66,6 +67,7 @@ class PostgresStorage:
         self._memories = PostgresMemoryStore(self._db)
         self._traces = PostgresTraceStore(self._db)
         self._formation = PostgresFormationStateStore(self._db)
+        self._erasure = PostgresErasure(self._db)
 
     @property
     def events(self) -> PostgresEventLog:
@@ -91,6 +93,11 @@ class PostgresStorage:
     def formation(self) -> PostgresFormationStateStore:
         """Formation watermarks and rejections."""
         return self._formation
+
+    @property
+    def erasure(self) -> PostgresErasure:
+        """Short-id lookup, erasure and redaction (``forget`` and ``forget_principal``)."""
+        return self._erasure
 
     @property
     def engine(self) -> sa.Engine:

@@ -87,6 +87,7 @@ from memory_core.formation.resolver import (
     content_words,
     key_of,
 )
+from memory_core.formation.tombstones import forgotten_digests, key_digest
 from memory_core.formation.usage import UsageResult, record_usage
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
@@ -706,17 +707,17 @@ class GovernedMemoryService:
     ) -> None:
         if not candidates:
             return
-        rejected = {
-            belief_key(r.belief_type.value, r.subject, r.statement)
-            for r in self._storage.formation.rejections(principal)
-        }
+        recorded = self._storage.formation.rejections(principal)
+        rejected = {belief_key(r.belief_type.value, r.subject, r.statement) for r in recorded}
+        forgotten = forgotten_digests(recorded)  # tombstones of ``forget``: digests only
         targets = [
             (candidate, USER_SCOPE if candidate.belief_type in PORTABLE_TYPES else scope)
             for candidate in candidates
         ]
         ledger = self._ledger(principal, targets)
         for candidate, target_scope in targets:
-            if candidate_key(candidate) in rejected:
+            key = candidate_key(candidate)
+            if key in rejected or (forgotten and key_digest(key) in forgotten):
                 tally.rejected += 1
                 continue
             decision = self._resolver.resolve(candidate, target_scope, ledger)

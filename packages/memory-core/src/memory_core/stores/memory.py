@@ -724,6 +724,17 @@ class InMemoryStorage:
         self.memories = InMemoryMemoryStore(self._units)
         self.traces = InMemoryTraceStore(self._units)
         self.formation = InMemoryFormationStateStore(self._units)
+        # The erasure port works on the adapters above; imported here, as it imports them.
+        from memory_core.stores._erasure import InMemoryErasure
+
+        self.erasure = InMemoryErasure(
+            self._units,
+            events=self.events,
+            sessions=self.sessions,
+            memories=self.memories,
+            traces=self.traces,
+            formation=self.formation,
+        )
 
     @contextmanager
     def unit_of_work(self) -> Iterator[None]:
