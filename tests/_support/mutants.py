@@ -308,8 +308,11 @@ MUTANTS: tuple[Mutant, ...] = (
         edits=(
             Edit(
                 path=SERVICE,
-                find="if candidate_key(candidate) in rejected:",
-                replace='if trigger != "replay" and candidate_key(candidate) in rejected:',
+                find="if key in rejected or (forgotten and key_digest(key) in forgotten):",
+                replace=(
+                    'if trigger != "replay" and '
+                    "(key in rejected or (forgotten and key_digest(key) in forgotten)):"
+                ),
             ),
         ),
         tests=FORMATION_GATES,
@@ -322,8 +325,11 @@ MUTANTS: tuple[Mutant, ...] = (
         edits=(
             Edit(
                 path=SERVICE,
-                find="if candidate_key(candidate) in rejected:",
-                replace='if trigger != "remember" and candidate_key(candidate) in rejected:',
+                find="if key in rejected or (forgotten and key_digest(key) in forgotten):",
+                replace=(
+                    'if trigger != "remember" and '
+                    "(key in rejected or (forgotten and key_digest(key) in forgotten)):"
+                ),
             ),
         ),
         tests=FORMATION_GATES,

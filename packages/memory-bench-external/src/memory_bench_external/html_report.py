@@ -18,6 +18,7 @@ from memory_bench.html_report import (
     Section,
     Series,
     Table,
+    fraction_label,
     ratio_label,
     ratio_of,
 )
@@ -41,7 +42,7 @@ def _recall_bar(group: str, series: Series, figures: RecallFigures, k: int) -> B
         group=group,
         series=series.key,
         value=value,
-        label=ratio_label(value),
+        label=fraction_label(hits, figures.probes),
         detail=f"{hits}/{figures.probes}",
     )
 
@@ -147,7 +148,7 @@ def _arm_table(metrics: ExternalMetrics) -> Table:
                 str(arm.probes_run),
                 str(arm.returned),
                 str(arm.matched),
-                f"{ratio_label(ratio_of(arm.noise, arm.returned))} ({arm.noise}/{arm.returned})",
+                f"{fraction_label(arm.noise, arm.returned)} ({arm.noise}/{arm.returned})",
                 "-" if arm.tokens_per_probe is None else f"{arm.tokens_per_probe:.1f}",
                 str(arm.abstention_returned),
             )
@@ -188,8 +189,8 @@ def external_page(metrics: ExternalMetrics) -> Page:
     if last is not None:
         summary += (
             f" Recall@{last}: memory "
-            f"{ratio_label(ratio_of(memory.hits[last], memory.probes))}, raw-turn BM25 "
-            f"{ratio_label(ratio_of(baseline.hits[last], baseline.probes))}."
+            f"{fraction_label(memory.hits[last], memory.probes)}, raw-turn BM25 "
+            f"{fraction_label(baseline.hits[last], baseline.probes)}."
         )
     split = metrics.split
     provenance = (

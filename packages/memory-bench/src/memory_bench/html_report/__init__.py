@@ -30,6 +30,7 @@ from memory_bench.html_report._page import (
     Series,
     Table,
     Verdict,
+    fraction_label,
     ratio_label,
     ratio_of,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "classify",
     "deterministic_document_page",
     "deterministic_page",
+    "fraction_label",
     "live_document_page",
     "live_evidence_page",
     "live_page",

@@ -19,7 +19,7 @@ from memory_bench.html_report._page import (
     Table,
     Tone,
     Verdict,
-    ratio_label,
+    fraction_label,
     ratio_of,
 )
 from memory_bench.metrics import DeterministicRun, ProbeCounts
@@ -51,7 +51,7 @@ def _ratio_bar(group: str, series: Series, numerator: int, denominator: int) -> 
         group=group,
         series=series.key,
         value=value,
-        label=ratio_label(value),
+        label=fraction_label(numerator, denominator),
         detail=f"{numerator}/{denominator}",
     )
 
@@ -232,8 +232,8 @@ def formation_section(run: DeterministicRun) -> Section:
                 str(f.fabricated),
                 str(f.policy_failures),
                 str(f.dropped_for_ceiling),
-                f"{ratio_label(ratio_of(f.supported, f.formed))} ({f.supported}/{f.formed})",
-                f"{ratio_label(ratio_of(f.supported, f.expected))} ({f.supported}/{f.expected})",
+                f"{fraction_label(f.supported, f.formed)} ({f.supported}/{f.formed})",
+                f"{fraction_label(f.supported, f.expected)} ({f.supported}/{f.expected})",
             ),
         ),
         tones=("bad" if f.policy_failures else "plain",),
@@ -307,9 +307,9 @@ def deterministic_page(
     counts = run.metrics.retrieval
     summary = (
         f"{run.metrics.scenarios} scenarios, {run.metrics.probes} probes; end-to-end recall "
-        f"{ratio_label(ratio_of(counts.needed_recalled, counts.needed_total))} "
+        f"{fraction_label(counts.needed_recalled, counts.needed_total)} "
         f"({counts.needed_recalled}/{counts.needed_total}), noise ratio "
-        f"{ratio_label(ratio_of(counts.noise_total, counts.returned_total))} "
+        f"{fraction_label(counts.noise_total, counts.returned_total)} "
         f"({counts.noise_total}/{counts.returned_total})."
     )
     zeros = Section(

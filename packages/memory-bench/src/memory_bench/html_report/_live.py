@@ -21,7 +21,7 @@ from memory_bench.html_report._page import (
     Table,
     Tone,
     Verdict,
-    ratio_label,
+    fraction_label,
     ratio_of,
 )
 from memory_bench.live.arm import LiveBenchmarkResult
@@ -78,7 +78,7 @@ def _correct_chart(counts: LiveCounts, rows: Sequence[LiveProbeRow]) -> BarChart
                     group=name,
                     series=series.key,
                     value=value,
-                    label=ratio_label(value),
+                    label=fraction_label(correct, total),
                     detail=f"{correct}/{total}",
                 )
             )

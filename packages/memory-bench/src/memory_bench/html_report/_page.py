@@ -27,6 +27,12 @@ def ratio_label(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def fraction_label(numerator: int, denominator: int) -> str:
+    """``numerator / denominator`` as the report prints it, rounded once from the exact ratio
+    (never from :func:`ratio_of`'s four places, which would round twice: 152/205 is 0.741)."""
+    return "-" if denominator == 0 else f"{numerator / denominator:.3f}"
+
+
 def ratio_of(numerator: int, denominator: int) -> float | None:
     """``numerator / denominator`` rounded to four places, ``None`` for a zero denominator.
 
