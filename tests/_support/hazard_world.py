@@ -52,7 +52,7 @@ def live_turns(app: Composition, turns: Sequence[str], queries: Sequence[str] = 
     later = app.sessions.create()
     words = [w.strip(".,!?:;\"'") for t in turns for w in t.split()]
     rendered = [app.sessions.snapshot_block(later.id)]
-    for query in (*queries, " ".join(words)[:400], *words[:12]):
+    for query in (*queries, " ".join(words)[:400], *words[:6]):
         if query.strip():
             rendered.append(app.memory.recall(query, session_id=later.id).block)
     beliefs = app.memory.list_memories()

@@ -134,6 +134,15 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         check=_stated,
     ),
     rule(
+        "dangling_label",
+        _S,
+        _CRED,
+        rf"\b(?:{_STRONG_LABEL}|{_CODE_LABEL}|api\s+key|key|token|pw|pwd)s?\b"
+        r"(?:\s{1,4}(?:for|to|of|on|at)\s{1,4}[^.,;!?\n]{1,40}?)?\s{0,4}(?:is|was|are|=|:|'s|’s)"
+        r"(?:\s{1,4}(?:the\s+following|below|as\s+follows|this|here|next))?\s{0,4}[:.…-]{0,3}"
+        r"\s{0,4}$",
+    ),
+    rule(
         "value_then_label",
         _S,
         _CRED,
@@ -435,6 +444,7 @@ _TOKEN_RULES = frozenset(
 _GATES: dict[str, dict[str, object]] = {
     "credential_assignment": {"anchors": _NAME_WORDS, "requires_chars": ":="},
     "stated_password": {"anchors": _PASSWORD_WORDS},
+    "dangling_label": {"anchors": _PASSWORD_WORDS + " key keys token tokens"},
     "value_then_label": {
         "anchors": _PASSWORD_WORDS + " key keys api token tokens seed login",
         "requires": (
