@@ -218,6 +218,10 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         r"\b(?:forget|disregard|ignore|overlook)\s{1,4}(?:everything|all(?:\s+of\s+(?:that|this))?"
         r"|anything)\s{1,4}(?:above|before|prior|previous|earlier|so\s+far"
         r"|(?:that\s+)?you\s+(?:know|were\s+told|have\s+been\s+told|learned))\b"
+        r"|\b(?:forget|disregard|ignore|overlook)\s{1,4}(?:the\s+|all\s+(?:of\s+)?the\s+)?"
+        r"(?:above|foregoing|preceding)\b"
+        r"|\b(?:forget|disregard|ignore|overlook)\s{1,4}(?:what|everything|anything|all)\s{1,4}"
+        r"(?:that\s+)?you(?:'ve|\s+were|\s+have\s+been|\s+had\s+been)\s+(?:told|given|taught)\b"
         r"|\bolvida(?:te)?\s+(?:de\s+)?todo\s+(?:lo\s+)?(?:anterior|que\s+te\s+(?:dije|dijeron))"
         r"|\bvergiss\s+alles\b[\s,]{0,4}(?:was|vorher|bisher|zuvor|obige)"
         r"|\boubliez?\s+tout\s+(?:ce\s+qui\s+precede|ce\s+qu'on\s+t'a\s+dit|ce\s+qui\s+a\s+ete)"
@@ -230,13 +234,15 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         "injection.persona",
         r"\byou\s+are\s+(?:now|no\s+longer)\b|\byou'?re\s+(?:now|no\s+longer)\b"
         r"|\b(?:act|behave)\s+as\s+(?:if\s+you\s+(?:are|were)|an?\s+(?:unrestricted|unfiltered"
-        r"|jailbroken|uncensored|evil)|dan\b)|\bpretend\s+(?:to\s+be|you\s+are|that\s+you|you'?re"
+        r"|jailbroken|uncensored|evil)|dan\b)|(?<!\bi\s)(?<!\bwe\s)(?<!\bthey\s)(?<!\bhe\s)"
+        r"(?<!\bshe\s)\bpretend\s+(?:to\s+be|you\s+are|that\s+you|you'?re"
         r"|i\s+am|i'?m|that\s+i|we\s+are)\b|\broleplay\s+as\b|\bdo\s+anything\s+now\b"
         r"|\bjailbr(?:eak|oken)\b|\b(?:enter|enable|activate|switch\s+(?:in)?to|go\s+into|turn\s+on"
         r"|you\s+are\s+(?:now\s+)?in|you'?re\s+(?:now\s+)?in)\s+(?:the\s+)?(?:developer|dan|god"
         r"|debug|admin|sudo|jailbreak|unrestricted)\s+mode\b|\bno\s+longer\s+bound\s+by\b"
-        r"|\b(?:answer|respond|reply|operate|act|talk|speak|work)\s+(?:[a-z]+\s+){0,3}?without"
-        r"\s+(?:any\s+)?(?:restrictions|filters|limits|censorship|rules)\b"
+        r"|\b(?:answer|respond|reply|operate|act|talk|speak|work|behave)\s+(?:[a-z]+\s+){0,6}?"
+        r"(?:without|with\s+no)\s+(?:any\s+)?(?:restrictions|filters|limits|censorship|rules"
+        r"|guardrails)\b"
         r"|\b(?:from\s+now\s+on|starting\s+now|henceforth|going\s+forward)[,\s]{1,4}(?:you\s+are"
         r"|you'?re|you\s+will\s+be|you'?ll\s+be|your\s+(?:new\s+)?(?:role|name|instructions?"
         r"|rules|purpose|task|persona|identity))\b"
@@ -273,6 +279,8 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         rf"|superuser|developer|elevated|god)\s+(?:access|privileges?|rights|permissions?|control)"
         rf"\s+(?:to|over|on|of)\s+(?:you|this\s+{_AI}|the\s+{_AI})\b"
         r"|\bmy\s+(?:authority|instructions|orders)\s+(?:override|supersede|outrank)\b"
+        rf"|\bas\s+your\s+(?:real\s+|true\s+|new\s+)?(?:system\s+)?(?:{_ROLE_NOUNS})\b"
+        r"|\bi\s+(?:order|command|instruct|authorize)\s+you\s+to\b"
         rf"|(?:^|[.!?\n]\s{{0,4}})(?:hey\s+|dear\s+|ok\s+)?{_AI}\s{{0,4}}[,:]\s{{0,4}}(?:you\s+"
         r"(?:must|will|shall|are)|ignore|forget|disregard|obey|from\s+now\s+on|i\s+am|i'?m)"
         rf"|\b(?:soy|yo\s+soy)\s+(?:tu|su|el)\s+(?:{_ROLE_NOUNS})\b|\bdebes\s+obedecerme\b"
@@ -286,7 +294,8 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         _I,
         "injection.impersonation",
         r"(?:^|\n|(?<=[.!?]\s))\s{0,8}[\[<(#*>\"'{]{0,8}\s{0,4}(?:system|assistant|developer"
-        r"|admin|root|operator|sys|tool)\s{0,4}[\]>)*\"']{0,4}"
+        r"|admin|root|operator|sys|tool|override|admin\s+override|system\s+override)\s{0,4}"
+        r"[\]>)*\"']{0,4}"
         r"\s{0,4}(?::|=|->)",
     ),
     rule(
@@ -343,6 +352,19 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         r"|permanent|global)\s+(?:rule|instruction|fact|directive)\b",
     ),
     rule(
+        "instructions_void",
+        _I,
+        "injection.override",
+        r"\b(?:your|the|all|any|my)\s+(?:previous|prior|earlier|above|original|old|initial|former"
+        r"|existing|current|system)\s+(?:instructions?|rules|guidelines|directives?|directions"
+        r"|prompts?|restrictions|policies|constraints)\s+(?:are|is|were|have\s+been|has\s+been)"
+        r"\s+(?:now\s+|hereby\s+)?(?:cancell?ed|void|revoked|obsolete|invalid|overridden|lifted"
+        r"|removed|suspended|null|disabled|replaced|gone)\b"
+        r"|\b(?:previous|prior|earlier|above|original|old|initial|former|existing|system)\s+"
+        r"(?:instructions?|rules|guidelines|directives?|directions|prompts?|restrictions"
+        r"|policies|constraints)\s+(?:no\s+longer|don'?t|do\s+not)\s+(?:apply|matter|count)\b",
+    ),
+    rule(
         "prompt_exfiltration",
         _I,
         "injection.exfiltration",
@@ -385,9 +407,13 @@ _GATES: dict[str, dict[str, object]] = {
     "authority_over_assistant": {
         "anchors": f"{_words(_ROLE_NOUNS)} {_AI_WORDS} your obey comply follow work answer "
         "whatever everything anything root sudo superuser elevated authority openai anthropic "
-        "deepmind obedecerme gehorchen obeir obedecer obbedirmi"
+        "deepmind obedecerme gehorchen obeir obedecer obbedirmi order command instruct authorize"
     },
-    "role_label": {"anchors": "system assistant developer admin root operator sys tool"},
+    "role_label": {"anchors": "system assistant developer admin root operator sys tool override"},
+    "instructions_void": {
+        "anchors": "instruction instructions rules guidelines directive directives directions "
+        "prompt prompts restrictions policies constraints"
+    },
     "system_marker": {"anchors": "system begin"},
     "chat_template_token": {
         "anchors": "system instruction instructions prompt sys admin assistant developer tool "

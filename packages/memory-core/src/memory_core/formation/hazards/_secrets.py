@@ -69,10 +69,14 @@ _FUNCTION_WORDS = frozenset(
     {
         "a", "an", "the", "in", "on", "at", "of", "to", "for", "not", "never", "too", "very",
         "this", "that", "it", "what", "which", "who", "there", "here", "same", "required",
-        "optional", "expired", "wrong", "incorrect", "correct", "changed", "reset", "case",
+        "optional", "expired", "wrong", "incorrect", "changed", "reset", "case",
         "long", "short", "strong", "weak", "secret", "private", "written", "stored", "saved",
         "my", "your", "our", "his", "her", "their", "also", "still", "now", "just", "being",
         "different", "easy", "hard", "simple", "unique", "new", "old", "something", "nothing",
+        "stolen", "compromised", "leaked", "hacked", "lost", "forgotten", "updated", "locked",
+        "blocked", "so", "really", "probably", "definitely", "fine", "ok", "okay", "good", "bad",
+        "terrible", "great", "safe", "secure", "insecure", "complicated", "complex", "random",
+        "exposed", "shared", "encrypted", "hashed", "needed", "invalid", "valid",
     }
 )  # fmt: skip
 
@@ -92,7 +96,12 @@ def _value_label(match: re.Match[str]) -> bool:
         return False
     if match.group("strong") is not None:
         return True
-    return (len(value) >= 3 and digit_share(value) >= 0.5) or random_looking(value, min_length=12)
+    mixed = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return (
+        (len(value) >= 3 and digit_share(value) >= 0.5)
+        or (len(value) >= 6 and mixed and not value.isupper())
+        or random_looking(value, min_length=12)
+    )
 
 
 def _labelled_value(match: re.Match[str]) -> bool:
@@ -130,8 +139,16 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         _CRED,
         rf"\b(?:{_STRONG_LABEL}|{_CODE_LABEL}|pw|pwd)s?\b"
         r"(?:\s{1,4}(?:for|to|of|on|at)\s{1,4}[^.,;!?\n]{1,40}?)?"
-        r"(?:\s{0,4}(?:is|was|are|=|:|'s|’s|ist|es|est|e|è)\s{0,4})(?P<v>[^\s]{2,128})",
+        r"(?:\s{1,4}(?:is|was|are|ist|es|est|e|è)\b|\s{0,4}(?:=|:|'s|’s))\s{0,4}(?:[:=-]\s{0,4})?"
+        r"(?P<v>[^\s]{2,128})",
         check=_stated,
+    ),
+    rule(
+        "label_then_value",
+        _S,
+        _CRED,
+        rf"\b(?:{_STRONG_LABEL}|{_CODE_LABEL}|pw|pwd)s?\s{{1,3}}[:#=]?\s{{0,3}}(?P<v>[^\s]{{3,64}})",
+        check=lambda m: any(c.isdigit() for c in m.group("v")) and _value_ok(m.group("v")),
     ),
     rule(
         "dangling_label",
@@ -444,6 +461,7 @@ _TOKEN_RULES = frozenset(
 _GATES: dict[str, dict[str, object]] = {
     "credential_assignment": {"anchors": _NAME_WORDS, "requires_chars": ":="},
     "stated_password": {"anchors": _PASSWORD_WORDS},
+    "label_then_value": {"anchors": _PASSWORD_WORDS},
     "dangling_label": {"anchors": _PASSWORD_WORDS + " key keys token tokens"},
     "value_then_label": {
         "anchors": _PASSWORD_WORDS + " key keys api token tokens seed login",
