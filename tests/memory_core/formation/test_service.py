@@ -390,8 +390,7 @@ def test_the_extractor_runs_outside_any_unit_of_work(
     assert counts(service.run("session_close", None, "s1")) == zero(proposed=2, committed=2)
     ask = harness.say("s1", "Please remember that I speak Norwegian.")
     service.remember("I speak Norwegian.", session_id="s1", source_event_id=ask.event_id)
-    # two turns, the remembered statement and the user turn read to ground it; no unit open
-    assert depths == [0, 0, 0, 0]
+    assert depths == [0, 0, 0]  # two turns and one remembered statement, no unit open
     assert harness.statements() == [
         "User lives in Oslo.",
         "User uses Git.",

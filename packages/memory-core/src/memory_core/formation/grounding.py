@@ -4,15 +4,17 @@ The model writes the statement; only the user's own words may support it. A stat
 grounded when a trusted user turn of the principal in that session *entails* it with the same
 polarity:
 
-1. **Same reading.** The extractor reads the user's kept sentences (a leading "please remember
-   that" is dropped, since it only asks to keep what follows); the statement is grounded when
-   one reading has its type, subject, statement and polarity.
+1. **Same reading.** The deterministic extractor reads the user's kept sentences (a leading
+   "please remember that" is dropped, since it only asks to keep what follows); the statement
+   is grounded when one reading has its type, subject, statement and polarity.
 2. **Same words, same mood.** Otherwise a single declarative sentence of the user must hold
    every content word of the statement (in base form), with the same negation, and be neither
    a question, a request, a conditional or hypothetical, a quotation, reported speech, nor
    the past ("used to").
 
-So "I am not an admin." never grounds "User is an admin.", "Is the user the CEO?" never
+Turns are read latest first, and a later turn that reads differently about the statement's
+subject ("I no longer live in Oslo.") ends the search: an earlier turn it overrides grounds
+nothing. So "I am not an admin." never grounds "User is an admin.", "Is the user the CEO?" never
 grounds "The user is the CEO.", and "I hate Java." never grounds "User loves Java.".
 A grounded statement still carries the model's authority, never the user's
 (:data:`REMEMBER_AUTHORITY`), at no more confidence than the user's own reading.
@@ -27,13 +29,21 @@ from datetime import datetime
 
 from memory_core.domain import Authority, Polarity
 from memory_core.formation._text import base_form, collapse
-from memory_core.formation.extractor import Candidate, Extractor, Turn, sentence_forms_nothing
+from memory_core.formation.extractor import (
+    Candidate,
+    DeterministicExtractor,
+    Extractor,
+    Turn,
+    sentence_forms_nothing,
+)
 from memory_core.formation.resolver import GROUNDING_FILLER, candidate_key, content_words
 from memory_core.tokenizer import tokenize
 
 REMEMBER_AUTHORITY = Authority.AFFIRMED
 """What a remembered statement is stored at: the model's conclusion, affirmed by the user's
 words, ranked below what the user stated directly (``USER``)."""
+
+_READER = DeterministicExtractor()
 
 _REMEMBER_LEAD = re.compile(
     r"^\s*(?:(?:please|pls|kindly|and|also|oh)\s*,?\s+)*(?:remember|note|keep\s+in\s+mind"
@@ -102,23 +112,31 @@ def entailing_event(
     candidate: Candidate,
     statement: str,
     evidence: Sequence[UserEvidence],
-    extractor: Extractor,
+    extractor: Extractor | None = None,
 ) -> tuple[UserEvidence, Candidate | None] | None:
     """The user turn (latest first) that entails ``candidate``, and the user's own reading
-    of it when the extractor read one; ``None`` when no turn does."""
+    of it when the extractor read one; ``None`` when no turn does.
+
+    The user's turns are read by the deterministic extractor unless another is passed: a
+    provider extractor would spend a model call per turn of the session on every remember.
+    """
+    reader = extractor or _READER
     key = candidate_key(candidate)
     for item in reversed(evidence):
         sentences = tuple(s for s in (collapse(unwrap(x)) for x in item.sentences) if s)
         if not sentences:
             continue
         turn = Turn(event_id=item.event_id, created_at=item.created_at, sentences=sentences)
-        for reading in extractor.extract(turn):
+        readings = reader.extract(turn)
+        for reading in readings:
             if candidate_key(reading) == key and reading.polarity is candidate.polarity:
                 return item, reading
         if candidate.polarity is Polarity.ASSERT or _negated(statement):
             for sentence in sentences:
                 if lexically_entails(sentence, statement):
                     return item, None
+        if any(candidate_key(r)[:2] == key[:2] for r in readings):
+            return None  # a later turn says something else about this subject: it wins
     return None
 
 

@@ -455,7 +455,7 @@ class GovernedMemoryService:
         raw_text = message_text(source) or ""
         kept: list[Candidate] = []
         for candidate in self._remember_candidates(statement, source):
-            found = entailing_event(candidate, statement, evidence, self._extractor)
+            found = entailing_event(candidate, statement, evidence)
             if found is not None:
                 kept.append(as_remembered(candidate, *found))
             elif grounded(candidate.statement, raw_text) and not grounded(

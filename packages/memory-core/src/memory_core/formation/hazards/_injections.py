@@ -370,7 +370,13 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         "injection.exfiltration",
         r"\b(?:reveal|print|show|repeat|output|leak|dump|recite|display|tell\s+me)\s{1,4}"
         r"(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions"
-        r"|original\s+instructions|instructions|prompt|secret\s+instructions)\b",
+        r"|original\s+instructions|instructions|prompt|secret\s+instructions)\b"
+        r"|\b(?:answers?|responses?|replies|messages?|outputs?)\b[^.!?\n]{0,40}?\b(?:include"
+        r"|contain|show|append|mention|repeat|list)\b[^.!?\n]{0,30}?\b(?:ssh\s+keys?"
+        r"|private\s+keys?|api\s+keys?|passwords?|passcodes?|credentials|secrets?|tokens?"
+        r"|pins?)\b"
+        r"|\b(?:reveal|leak|dump|exfiltrate|expose|print)\s+(?:[\w']+\s+){0,3}?(?:ssh\s+keys?"
+        r"|private\s+keys?|api\s+keys?|passwords?|credentials|secrets?|tokens?)\b",
     ),
     rule(
         "new_instructions",
@@ -433,7 +439,8 @@ _GATES: dict[str, dict[str, object]] = {
         "remember record"
     },
     "prompt_exfiltration": {
-        "anchors": "reveal print show repeat output leak dump recite display tell"
+        "anchors": "reveal print show repeat output leak dump recite display tell include "
+        "contain append mention list exfiltrate expose"
     },
     "new_instructions": {
         "anchors": "new updated real actual revised true following nuevas neue nouvelles novas "

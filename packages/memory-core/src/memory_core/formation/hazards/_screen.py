@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from memory_core.formation._text import Span
 from memory_core.formation.hazards._injections import INJECTION_RULES, claims_authority
@@ -179,7 +179,6 @@ class SessionScreen:
     tainted: bool = False
     _after_secret: bool = False
     _last_edge: str = ""
-    _log: list[ScreenedTurn] = field(default_factory=list)
 
     def screen(self, text: str) -> ScreenedTurn:
         """Screen the session's next turn."""
@@ -234,7 +233,6 @@ class SessionScreen:
             injected=cut is not None,
             tainted=tainted,
         )
-        self._log.append(result)
         return result
 
     def _refuse_all(self, forms: Sequence[str], item: HazardRule) -> ScreenedTurn:
@@ -243,7 +241,6 @@ class SessionScreen:
         result = ScreenedTurn(
             sentences=(), refusals=(_refusal(item, whole_turn=True),), tainted=self.tainted
         )
-        self._log.append(result)
         return result
 
     def _join_split_tokens(self, forms: Sequence[str], verdicts: dict[int, Refusal]) -> None:
