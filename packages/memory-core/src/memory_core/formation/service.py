@@ -77,7 +77,14 @@ from memory_core.formation.extractor import (
     Turn,
     sentence_forms_nothing,
 )
-from memory_core.formation.hazards import HazardKind, find_hazards, is_hazardous, screen_turn
+from memory_core.formation.grounding import UserEvidence, as_remembered, entailing_event
+from memory_core.formation.hazards import (
+    ScreenedTurn,
+    SessionScreen,
+    forms_hazard,
+    is_hazardous,
+    screen_turn,
+)
 from memory_core.formation.resolver import (
     GROUNDING_FILLER,
     Ledger,
@@ -142,6 +149,9 @@ class ConsolidationResult:
         dropped_for_ceiling: Candidates past ``formation.max_candidates``.
         policy_version: The formation policy version.
         belief_ids: Ids committed or changed, in order.
+        refused_by_family: ``refused_hazard`` by hazard rule family (``secret.financial``,
+            ``injection.override``, ``candidate`` for a refused candidate, ...), sorted; a
+            count, never the refused text.
     """
 
     proposed: int
@@ -156,6 +166,7 @@ class ConsolidationResult:
     dropped_for_ceiling: int
     policy_version: str
     belief_ids: tuple[str, ...]
+    refused_by_family: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(kw_only=True)
@@ -172,6 +183,11 @@ class _Tally:
     dropped_for_ceiling: int = 0
     belief_ids: list[str] = field(default_factory=list)
     last_sequence: int = 0
+    families: dict[str, int] = field(default_factory=dict)
+
+    def refused_family(self, families: Sequence[str]) -> None:
+        for family in families:
+            self.families[family] = self.families.get(family, 0) + 1
 
     def touched(self, belief_id: str) -> None:
         if belief_id not in self.belief_ids:
@@ -191,6 +207,7 @@ class _Tally:
             dropped_for_ceiling=self.dropped_for_ceiling,
             policy_version=self.policy_version,
             belief_ids=tuple(self.belief_ids),
+            refused_by_family=tuple(sorted(self.families.items())),
         )
 
 
@@ -200,6 +217,8 @@ class _Extraction:
 
     refused: int = 0
     """Units the hazard screen refused plus candidates refused on the hazard re-check."""
+    families: tuple[str, ...] = ()
+    """The rule family of each refused unit (``candidate`` for a refused candidate)."""
     invalid_provenance: int = 0
     candidates: tuple[Candidate, ...] = ()
 
@@ -400,11 +419,15 @@ class GovernedMemoryService:
         """Form ``statement`` (the ``memory.remember`` tool) through the governed path.
 
         The source must be a trusted user message of the session's principal, free of
-        injections; the statement must pass the hazard screen and be grounded (see
-        :func:`grounded`) in the sentences of that message the hazard screen keeps. A
-        statement only a refused sentence supports is counted ``refused_hazard``, like the
-        sentence itself. A first-person or ``User ...`` statement is read by the
-        extractor; another declarative statement forms a fact at the session's scope.
+        injections; the statement must pass the hazard screen (in a tainted session, claim no
+        authority) and be entailed, with the same polarity, by a trusted user turn of the
+        session up to the source, as the hazard screen kept it
+        (:mod:`memory_core.formation.grounding`: a question, hypothetical, reported speech or
+        negation never grounds its positive). It forms at the model's authority
+        (``AFFIRMED``), never ``USER``. A statement only a refused sentence supports is
+        counted ``refused_hazard``, like the sentence itself. A first-person or ``User ...``
+        statement is read by the extractor; another declarative statement forms a fact at the
+        session's scope.
 
         Raises:
             UsageError: The source event is not a user message of this principal's session.
@@ -420,20 +443,37 @@ class GovernedMemoryService:
                 "the user turn that asked for it"
             )
         tally = _Tally(policy_version=self.policy_version)
-        source_text = message_text(source) or ""
-        injected = any(kind is HazardKind.INJECTION for _, kind in find_hazards(source_text))
-        if injected or is_hazardous(statement):
+        screens = self._session_screens(owner, session_id)
+        screened = screens[source.event_id]
+        if screened.injected or forms_hazard(statement, tainted=screened.tainted):
             tally.refused_hazard = 1
+            tally.refused_family(("statement",))
             return tally.result()
-        # Ground in what the hazard screen keeps of the message, never in a refused sentence:
-        # a statement only a refused sentence supports restates a secret in other words.
-        screened_text = " ".join(screen_turn(source_text).sentences)
+        # Grounded by meaning in the user's own turns of this session up to the source, as
+        # the hazard screen kept them (see memory_core.formation.grounding).
+        evidence: list[UserEvidence] = []
+        history = self._storage.events.read_session(owner, session_id, after_sequence=0)
+        for event in sorted(history, key=lambda e: e.sequence):
+            if event.event_id in screens and event.sequence <= source.sequence:
+                evidence.append(
+                    UserEvidence(
+                        event_id=event.event_id,
+                        created_at=event.created_at,
+                        sentences=screens[event.event_id].sentences,
+                    )
+                )
+        raw_text = message_text(source) or ""
         kept: list[Candidate] = []
         for candidate in self._remember_candidates(statement, source):
-            if grounded(candidate.statement, screened_text):
-                kept.append(candidate)
-            elif grounded(candidate.statement, source_text):
+            found = entailing_event(candidate, statement, evidence)
+            if found is not None:
+                kept.append(as_remembered(candidate, *found))
+            elif grounded(candidate.statement, raw_text) and not grounded(
+                candidate.statement, " ".join(screened.sentences)
+            ):
+                # Only a refused sentence supports it: a secret restated in other words.
                 tally.refused_hazard += 1
+                tally.refused_family(("statement",))
             else:
                 tally.proposed += 1
                 tally.ungrounded += 1
@@ -589,6 +629,7 @@ class GovernedMemoryService:
     ) -> None:
         """Screen and extract every formation source in ``events`` not yet in ``extracted``;
         each reads the last question of the non-source message just before it (its prompt)."""
+        screens: dict[str, ScreenedTurn] | None = None
         prompt: str | None = None
         for event in events:
             if not is_formation_source(event, principal, session.id):
@@ -596,16 +637,33 @@ class GovernedMemoryService:
                 prompt = _last_question(text) if text is not None else prompt
                 continue
             if event.event_id not in extracted:
-                extracted[event.event_id] = self._extract_turn(event, prompt)
+                if screens is None:
+                    screens = self._session_screens(principal, session.id)
+                screened = screens.get(event.event_id)
+                if screened is not None:
+                    extracted[event.event_id] = self._extract_turn(event, screened, prompt)
             prompt = None
 
-    def _extract_turn(self, event: Event, prompt: str | None = None) -> _Extraction:
-        text = message_text(event)
-        if text is None:
+    def _session_screens(self, principal: Principal, session_id: str) -> dict[str, ScreenedTurn]:
+        """Every user turn of the session screened in order: an injection taints the turns
+        after it, and a secret split across turns is caught (``SessionScreen``)."""
+        screen = SessionScreen()
+        screens: dict[str, ScreenedTurn] = {}
+        for event in sorted(
+            self._storage.events.read_session(principal, session_id, after_sequence=0),
+            key=lambda e: e.sequence,
+        ):
+            if is_formation_source(event, principal, session_id):
+                screens[event.event_id] = screen.screen(message_text(event) or "")
+        return screens
+
+    def _extract_turn(
+        self, event: Event, screened: ScreenedTurn, prompt: str | None = None
+    ) -> _Extraction:
+        if message_text(event) is None:
             return _Extraction()
-        screened = screen_turn(text)
         if not screened.sentences:
-            return _Extraction(refused=screened.refused)
+            return _Extraction(refused=screened.refused, families=screened.families)
         turn = Turn(
             event_id=event.event_id,
             created_at=event.created_at,
@@ -615,7 +673,10 @@ class GovernedMemoryService:
         hazardous = invalid = 0
         kept: list[Candidate] = []
         for candidate in self._extractor.extract(turn):
-            if is_hazardous(candidate.statement) or is_hazardous(candidate.subject):
+            tainted = screened.tainted
+            if forms_hazard(candidate.statement, tainted=tainted) or forms_hazard(
+                candidate.subject, tainted=tainted
+            ):
                 hazardous += 1
             elif not candidate.source_event_ids or set(candidate.source_event_ids) - {
                 event.event_id
@@ -625,6 +686,7 @@ class GovernedMemoryService:
                 kept.append(candidate)
         return _Extraction(
             refused=screened.refused + hazardous,
+            families=screened.families + ("candidate",) * hazardous,
             invalid_provenance=invalid,
             candidates=tuple(kept),
         )
@@ -655,6 +717,7 @@ class GovernedMemoryService:
                     complete = False
                     break
                 tally.refused_hazard += extraction.refused
+                tally.refused_family(extraction.families)
                 tally.invalid_provenance += extraction.invalid_provenance
                 tally.proposed += extraction.invalid_provenance
                 candidates.extend(extraction.candidates)

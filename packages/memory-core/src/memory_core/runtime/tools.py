@@ -3,7 +3,11 @@
 ``memory.remember``
     Keep a statement the user asked to keep. It goes through the same governed formation path
     as a session close (``GovernedMemoryService.remember``): hazards are refused, rejections
-    re-applied, duplicates reinforce. The source is the user event of the current turn.
+    re-applied, duplicates reinforce. The source is the user event of the current turn. The
+    model writes the statement, so it is stored only when a user turn of the session entails
+    it with the same polarity (``formation.grounding``: a question, hypothetical, reported
+    speech or negation never grounds its positive), and at the model's authority
+    (``AFFIRMED``), never the user's; the result says ``ungrounded`` otherwise.
 
 ``memory.recall_episodes``
     Search the principal's past sessions' messages for a few words. The search reads bounded
