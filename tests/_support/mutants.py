@@ -80,7 +80,7 @@ CEILING = "packages/memory-bench/src/memory_bench/live/ceiling.py"
 BASELINE = "packages/memory-bench/src/memory_bench/baseline.py"
 SELECTION = "packages/memory-core/src/memory_core/formation/selection.py"
 SERVICE = "packages/memory-core/src/memory_core/formation/service.py"
-HAZARDS = "packages/memory-core/src/memory_core/formation/hazards.py"
+HAZARDS = "packages/memory-core/src/memory_core/formation/hazards/_screen.py"
 STORE = "packages/memory-core/src/memory_core/stores/memory.py"
 RETRIEVER = "packages/memory-core/src/memory_core/retrieval/retriever.py"
 RANKING = "packages/memory-core/src/memory_core/retrieval/ranking.py"
@@ -380,13 +380,18 @@ MUTANTS: tuple[Mutant, ...] = (
         id="hazards.screen_deleted",
         gate="gate.memory.bench_protected_never_rendered",
         description="the hazard screen finds nothing: every secret and injection forms",
-        edits=(Edit(path=HAZARDS, find="_hits(text, HAZARD_RULES)", replace="[]", count=3),),
+        edits=(
+            Edit(
+                path=HAZARDS,
+                find=(
+                    "return [item for item in rules "
+                    "if item.admits(form, tokens) and item.matches(form)]"
+                ),
+                replace="return []",
+            ),
+        ),
         tests=BENCH_GATES,
         keyword="protected_content",
-        pending=(
-            "survives until the hazards helper's corpus commit lands (corpus v1's protected "
-            "turns would not form even unscreened); remove this mark after that merge"
-        ),
     ),
 )
 """Every mutant of the lane, in report order."""
