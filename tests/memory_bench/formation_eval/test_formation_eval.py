@@ -24,6 +24,7 @@ from memory_bench.formation_eval import (
 )
 from memory_cli import main
 from memory_core import BeliefType
+from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = ROOT / "corpus" / "memory-formation.v2.json"
@@ -48,7 +49,7 @@ def test_checked_in_case_file_loads_with_its_digest() -> None:
 def test_no_secret_or_injection_forms_and_figures_add_up(report: FormationReport) -> None:
     assert report.fabricated == 0
     assert report.negative_formed == 0
-    assert report.policy_version == "formation@5"
+    assert report.policy_version == DETERMINISTIC_FORMATION_POLICY
     assert report.true_positives == sum(r.matched for r in report.cases)
     assert report.formed_total == report.true_positives + report.false_positives
     assert report.expected_total == report.true_positives + report.false_negatives

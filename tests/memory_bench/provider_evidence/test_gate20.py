@@ -32,6 +32,7 @@ from memory_core.formation.selection import (
     SelectionReason,
     select_extractor,
 )
+from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import PriceCatalog
 
@@ -39,7 +40,7 @@ pytestmark = pytest.mark.gate("gate.memory.provider_positive_coverage_v2")
 
 FKit = Any
 Server = Any
-NAME = "provider-formation.formation@6.test-model.json"
+NAME = f"provider-formation.{PROVIDER_FORMATION_POLICY}.test-model.json"
 FINISHED = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
@@ -99,7 +100,7 @@ def test_18_of_21_publishes_a_valid_artifact_that_selection_accepts(
     assert [p.name for p in evidence_dir.iterdir()] == [NAME]
 
     evidence = load_provider_evidence(evidence_dir / NAME)
-    assert evidence.provider_policy_version == "formation@6"
+    assert evidence.provider_policy_version == PROVIDER_FORMATION_POLICY
     assert (evidence.provider, evidence.model) == ("openai-compatible", "test-model")
     assert evidence.case_file == "memory-formation.v2.json"
     assert evidence.case_file_sha256 == load_formation_cases(cases21).sha256

@@ -13,8 +13,9 @@ from memory_bench.provider_evidence import evidence_path
 from memory_cli.app import main
 from memory_core.errors import UsageError
 from memory_core.formation.selection import minimum_fully_supported
+from memory_core.policy import PROVIDER_FORMATION_POLICY
 
-NAME = "provider-formation.formation@6.test-model.json"
+NAME = f"provider-formation.{PROVIDER_FORMATION_POLICY}.test-model.json"
 
 
 @given(st.integers(min_value=0, max_value=100_000))
@@ -25,7 +26,7 @@ def test_the_core_floor_is_the_smallest_integer_at_eighty_per_cent(count: int) -
 
 def test_output_directory_receives_the_derived_name(tmp_path: Path) -> None:
     def place(output: Path) -> Path:
-        return evidence_path(output, model="test-model", policy_version="formation@6")
+        return evidence_path(output, model="test-model", policy_version=PROVIDER_FORMATION_POLICY)
 
     assert place(tmp_path) == tmp_path / NAME
     assert place(tmp_path / "new-dir") == tmp_path / "new-dir" / NAME

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from memory_bench.formation_eval import FormationReport, evaluate_formation, load_formation_cases
+from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 
 HELDOUT = Path(__file__).with_name("heldout_cases.json")
 
@@ -39,7 +40,7 @@ def test_the_heldout_file_is_a_case_file_of_the_declared_size() -> None:
 
 
 def test_recall_and_precision_stay_at_or_above_their_floors(report: FormationReport) -> None:
-    assert report.policy_version == "formation@5"
+    assert report.policy_version == DETERMINISTIC_FORMATION_POLICY
     assert report.expected_total == 48
     assert report.true_positives >= TRUE_POSITIVES_FLOOR, [
         (row.id, row.missed) for row in report.cases if row.missed

@@ -32,6 +32,7 @@ from memory_core.formation import (
     GovernedMemoryService,
     Turn,
 )
+from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 from memory_core.profiles import load_profiles
 from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
 
@@ -88,7 +89,7 @@ def test_relocation_scenario_supersedes_and_links_both_ways(harness: Harness) ->
     harness.say("s01", "By the way, I prefer concise answers.")
     first = harness.service.run("session_close", "general", "s01")
     assert counts(first) == zero(proposed=3, committed=3)
-    assert first.policy_version == "formation@5"
+    assert first.policy_version == DETERMINISTIC_FORMATION_POLICY
 
     harness.clock.advance(3 * 86400)
     harness.open("s03")
@@ -124,7 +125,7 @@ def test_formed_beliefs_carry_user_authority_provenance_and_policy(harness: Harn
     assert belief.confidence >= 0.9
     assert belief.source_event_ids == (event.event_id,)
     assert belief.source_session_id == "s1"
-    assert belief.consolidation_policy_version == "formation@5"
+    assert belief.consolidation_policy_version == DETERMINISTIC_FORMATION_POLICY
     assert belief.valid_from == belief.last_evidence_at == event.created_at
 
 
@@ -353,7 +354,7 @@ class _UnitWatch:
 class _HookedExtractor:
     """The deterministic extractor, calling ``hook`` before each turn it reads."""
 
-    policy_version = "formation@5"
+    policy_version = DETERMINISTIC_FORMATION_POLICY
 
     def __init__(self, hook: Callable[[Turn], None]) -> None:
         self._inner = DeterministicExtractor()
@@ -657,7 +658,7 @@ def test_remember_grounds_only_in_what_the_hazard_screen_keeps(harness: Harness)
 class _MiscitingExtractor:
     """Proposes, for every turn, one candidate citing its turn and one citing another event."""
 
-    policy_version = "formation@5"
+    policy_version = DETERMINISTIC_FORMATION_POLICY
 
     def extract(self, turn: Turn) -> list[Candidate]:
         def candidate(subject: str, sources: tuple[str, ...]) -> Candidate:
@@ -715,6 +716,12 @@ def test_superseded_valid_to_never_precedes_valid_from(harness: Harness) -> None
     harness.open("s1")
     harness.say("s1", "I live in Seattle.")
     harness.service.run("manual", "general", "s1")
+    # an inference now: older user evidence still supersedes it (higher authority never loses),
+    # which is the one way a successor's evidence can predate what it replaces
+    (formed,) = harness.service.list_memories()
+    harness.storage.memories.update(
+        formed.model_copy(update={"authority": Authority.INFERRED, "confidence": 0.6})
+    )
     harness.open("s2")
     early = harness.storage.events.append(
         harness.storage.events.get(harness.principal, harness.say("s2", "x").event_id).model_copy(

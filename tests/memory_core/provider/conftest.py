@@ -24,6 +24,7 @@ from memory_core import (
 )
 from memory_core.formation import Turn, screen_turn
 from memory_core.formation.selection import ProviderFormationEvidence
+from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 
@@ -128,7 +129,7 @@ def evidence_fields(**overrides: Any) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "schema_version": 1,
         "kind": "provider_formation",
-        "provider_policy_version": "formation@6",
+        "provider_policy_version": PROVIDER_FORMATION_POLICY,
         "provider": "openai-compatible",
         "model": MODEL,
         "case_file": "memory-formation.v2.json",

@@ -1,4 +1,4 @@
-"""ProviderExtractor (formation@6) against a real chat-completions server on 127.0.0.1."""
+"""ProviderExtractor (formation@8) against a real chat-completions server on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_accepted_reply_becomes_candidates_citing_only_the_turn(
     assert counters.candidates_accepted == 2
     assert (counters.input_tokens, counters.output_tokens) == (100, 10)
     assert counters.cost_usd == pytest.approx((100 * 1.0 + 10 * 2.0) / 1_000_000)
-    assert extractor.policy_version == PROVIDER_FORMATION_POLICY == "formation@6"
+    assert extractor.policy_version == PROVIDER_FORMATION_POLICY
 
 
 def test_turn_without_a_statement_makes_no_model_call(
@@ -389,7 +389,7 @@ def test_governed_service_commits_provider_candidates_at_formation_6(
     service, (storage, clock, ids) = _service(ProviderExtractor(model=make_model()), kit)
     event = kit.say(storage, clock, ids, "My wife is Morgan.")
     result = service.run("manual", "general", "s-1")
-    assert (result.committed, result.policy_version) == (1, "formation@6")
+    assert (result.committed, result.policy_version) == (1, PROVIDER_FORMATION_POLICY)
     [belief] = service.list_memories()
     assert belief.statement == "User's wife is Morgan."
     assert belief.source_event_ids == (event.event_id,)

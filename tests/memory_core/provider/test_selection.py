@@ -38,6 +38,8 @@ ModelFactory = Any
 
 AUTO = SelectionMode.AUTO
 REQUIRED = SelectionMode.REQUIRED
+PREVIOUS_PROVIDER_POLICY = "formation@6"
+"""The provider policy before formation@8: evidence published at it no longer vouches."""
 OFF = SelectionMode.OFF
 
 
@@ -92,7 +94,7 @@ def test_minimum_is_the_eighty_per_cent_floor() -> None:
 
 def test_passing_evidence_validates_and_names_its_file(kit: Kit) -> None:
     evidence = ProviderFormationEvidence.model_validate(kit.evidence_fields())
-    assert evidence.file_name == "provider-formation.formation@6.test-model.json"
+    assert evidence.file_name == "provider-formation.formation@8.test-model.json"
     with pytest.raises(ValidationError, match="frozen"):
         setattr(evidence, "negatives_formed", 1)  # noqa: B010
 
@@ -159,7 +161,9 @@ def test_evidence_refuses_every_failed_condition(
 def test_load_revalidates_and_checks_the_name(kit: Kit, tmp_path: Path) -> None:
     path = kit.write_evidence(tmp_path)
     assert load_provider_evidence(path).model == kit.MODEL
-    renamed = path.rename(tmp_path / provider_evidence_filename("formation@6", "other-model"))
+    renamed = path.rename(
+        tmp_path / provider_evidence_filename(PROVIDER_FORMATION_POLICY, "other-model")
+    )
     with pytest.raises(InvalidProviderEvidenceError, match="belong in"):
         load_provider_evidence(renamed)
     tampered = json.loads(renamed.read_text())
@@ -191,7 +195,7 @@ def test_auto_with_matching_evidence_selects_the_provider(
         policy_version=PROVIDER_FORMATION_POLICY,
         provider_policy_version=PROVIDER_FORMATION_POLICY,
         reason=SelectionReason.EVIDENCE_CURRENT,
-        evidence_file="provider-formation.formation@6.test-model.json",
+        evidence_file="provider-formation.formation@8.test-model.json",
     )
 
 
@@ -201,7 +205,7 @@ def test_required_with_matching_evidence_selects_the_provider(
     kit.write_evidence(tmp_path)
     selection = select_extractor(REQUIRED, model=make_model(), evidence_dir=tmp_path)
     assert selection.audit.selected == "provider"
-    assert selection.extractor.policy_version == "formation@6"
+    assert selection.extractor.policy_version == PROVIDER_FORMATION_POLICY
 
 
 def _deterministic(
@@ -233,17 +237,15 @@ def test_auto_with_an_unrelated_directory_falls_back(
 def test_a_provider_version_bump_makes_bundled_evidence_stale(
     make_model: ModelFactory, kit: Kit, tmp_path: Path
 ) -> None:
-    kit.write_evidence(tmp_path)  # published at formation@6
-    audit = _deterministic(AUTO, make_model(), tmp_path, version="formation@8")
+    # evidence published at the version before formation@8 (what was bundled) is stale now
+    kit.write_evidence(tmp_path, provider_policy_version=PREVIOUS_PROVIDER_POLICY)
+    audit = _deterministic(AUTO, make_model(), tmp_path)
     assert audit.reason is SelectionReason.STALE_VERSION
-    assert audit.provider_policy_version == "formation@8"
+    assert audit.provider_policy_version == PROVIDER_FORMATION_POLICY == "formation@8"
+    assert audit.policy_version == DETERMINISTIC_FORMATION_POLICY == "formation@7"
+    assert audit.evidence_file is None  # content-free: a reason code, no statement, no path
     with pytest.raises(ProviderEvidenceRequiredError) as refused:
-        select_extractor(
-            REQUIRED,
-            model=make_model(),
-            evidence_dir=tmp_path,
-            provider_policy_version="formation@8",
-        )
+        select_extractor(REQUIRED, model=make_model(), evidence_dir=tmp_path)
     assert refused.value.audit.reason is SelectionReason.STALE_VERSION
     assert "provider-formation.formation@8.test-model.json" in str(refused.value)
 
@@ -251,8 +253,12 @@ def test_a_provider_version_bump_makes_bundled_evidence_stale(
 def test_evidence_whose_name_says_current_but_contents_say_stale_is_invalid(
     make_model: ModelFactory, kit: Kit, tmp_path: Path
 ) -> None:
-    kit.write_evidence(tmp_path, name=provider_evidence_filename("formation@8", kit.MODEL))
-    audit = _deterministic(AUTO, make_model(), tmp_path, version="formation@8")
+    kit.write_evidence(
+        tmp_path,
+        name=provider_evidence_filename(PROVIDER_FORMATION_POLICY, kit.MODEL),
+        provider_policy_version=PREVIOUS_PROVIDER_POLICY,
+    )
+    audit = _deterministic(AUTO, make_model(), tmp_path)
     assert audit.reason is SelectionReason.INVALID_EVIDENCE
     assert audit.evidence_file == "provider-formation.formation@8.test-model.json"
 

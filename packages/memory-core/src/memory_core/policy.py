@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-DETERMINISTIC_FORMATION_POLICY = "formation@5"
+DETERMINISTIC_FORMATION_POLICY = "formation@7"
 """Deterministic extraction and consolidation."""
 
-PROVIDER_FORMATION_POLICY = "formation@6"
+PROVIDER_FORMATION_POLICY = "formation@8"
 """Provider-assisted extraction (validated by the same hazard and provenance rules)."""
 
 RETRIEVAL_POLICY = "retrieval@2"

@@ -14,9 +14,11 @@
    counted ``dropped_for_ceiling``;
 5. recorded rejections are re-read and re-applied: a candidate matching one is counted
    ``rejected`` and never committed;
-6. the resolver decides same source / duplicate / contradiction / new, and the service writes
-   the beliefs and one event per change (``memory.formed``, ``memory.reinforced``,
-   ``memory.superseded``); event payloads carry ids and counts, never statement text.
+6. the resolver decides same source / duplicate / conflict / contradiction / new, and the
+   service writes the beliefs and one event per change (``memory.formed``,
+   ``memory.reinforced``, ``memory.superseded``, and for a conflict ``memory.needs_confirmation``
+   too: see :mod:`memory_core.formation.conflicts`); event payloads carry ids and counts, never
+   statement text.
 
 Steps 1-3 run outside any unit of work, so a provider extractor's model call holds no
 transaction and no storage lock (on PostgreSQL, the principal's advisory lock). Steps 4-6 and
@@ -36,14 +38,15 @@ no refused sentence alone supports), and ``proposed == committed + reinforced + 
 ungrounded + invalid_provenance + dropped_for_ceiling + unchanged``, where *unchanged*
 (same-source no-ops) is the remainder. ``rejected`` counts only candidates matching a
 rejection the user recorded; ``ungrounded`` counts ``remember`` statements the message does
-not support. ``superseded`` counts the existing beliefs a change retired; ``conflicted`` stays
-0 until the conflict rule lands.
+not support. ``superseded`` counts the existing beliefs a change retired; ``conflicted`` counts
+the committed beliefs flagged as conflicting and ``confirmations_requested`` the
+``memory.needs_confirmation`` events written (one per conflicted belief).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import assert_never
@@ -68,6 +71,11 @@ from memory_core.domain import (
 )
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.formation._text import base_form, collapse, normalize_key, split_sentences
+from memory_core.formation.conflicts import (
+    MEMORY_NEEDS_CONFIRMATION,
+    confirmation_payload,
+    linked_back,
+)
 from memory_core.formation.decay import DecayResult, decay_sweep
 from memory_core.formation.extractor import (
     Candidate,
@@ -131,7 +139,8 @@ class ConsolidationResult:
         committed: New beliefs written.
         reinforced: Live beliefs a duplicate reinforced.
         superseded: Existing beliefs a change retired (not part of the sum above).
-        conflicted: Beliefs committed flagged as conflicting (0 until the conflict rule).
+        conflicted: Beliefs committed flagged as conflicting (part of ``committed``).
+        confirmations_requested: ``memory.needs_confirmation`` events written.
         rejected: Candidates matching a rejection the user recorded (``reject``).
         ungrounded: ``remember`` statements the user's message does not support.
         invalid_provenance: Candidates that cited no event or an event other than their turn.
@@ -147,6 +156,7 @@ class ConsolidationResult:
     reinforced: int
     superseded: int
     conflicted: int
+    confirmations_requested: int
     rejected: int
     ungrounded: int
     invalid_provenance: int
@@ -163,6 +173,8 @@ class _Tally:
     committed: int = 0
     reinforced: int = 0
     superseded: int = 0
+    conflicted: int = 0
+    confirmations_requested: int = 0
     rejected: int = 0
     ungrounded: int = 0
     invalid_provenance: int = 0
@@ -181,7 +193,8 @@ class _Tally:
             committed=self.committed,
             reinforced=self.reinforced,
             superseded=self.superseded,
-            conflicted=0,
+            conflicted=self.conflicted,
+            confirmations_requested=self.confirmations_requested,
             rejected=self.rejected,
             ungrounded=self.ungrounded,
             invalid_provenance=self.invalid_provenance,
@@ -438,7 +451,9 @@ class GovernedMemoryService:
         tally.proposed += len(kept)
         scope = _session_scope(session, None)
         with self._storage.unit_of_work():
-            self._apply(tally, owner, session, scope, kept, "remember")
+            self._apply(
+                tally, owner, session, scope, kept, "remember", {source.event_id: source.sequence}
+            )
         return tally.result()
 
     # -- rejection and listing ------------------------------------------------------------
@@ -651,7 +666,8 @@ class GovernedMemoryService:
         tally.proposed += len(candidates)
         ceiling = self._profiles.formation.max_candidates
         tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
-        self._apply(tally, principal, session, scope, candidates[:ceiling], trigger)
+        order = {e.event_id: e.sequence for e in events}
+        self._apply(tally, principal, session, scope, candidates[:ceiling], trigger, order)
         # The memory events just written belong to this session too: skip past them, unless
         # an unread turn precedes them.
         new_watermark = max(read_up_to, tally.last_sequence) if complete else read_up_to
@@ -691,6 +707,7 @@ class GovernedMemoryService:
         scope: str,
         candidates: Sequence[Candidate],
         trigger: str,
+        event_order: Mapping[str, int],
     ) -> None:
         if not candidates:
             return
@@ -702,7 +719,7 @@ class GovernedMemoryService:
             (candidate, USER_SCOPE if candidate.belief_type in PORTABLE_TYPES else scope)
             for candidate in candidates
         ]
-        ledger = self._ledger(principal, targets)
+        ledger = self._ledger(principal, targets, session_id=session.id, event_order=event_order)
         for candidate, target_scope in targets:
             if candidate_key(candidate) in rejected:
                 tally.rejected += 1
@@ -728,12 +745,30 @@ class GovernedMemoryService:
                     )
                     for target in decision.targets:
                         self._supersede(tally, principal, session, ledger, target, formed, trigger)
+                case "conflict":
+                    self._conflict(
+                        tally,
+                        principal,
+                        session,
+                        ledger,
+                        candidate,
+                        target_scope,
+                        trigger,
+                        decision.targets,
+                    )
                 case "new":
                     self._form(tally, principal, session, ledger, candidate, target_scope, trigger)
                 case _:
                     assert_never(decision.kind)
 
-    def _ledger(self, principal: Principal, targets: Sequence[tuple[Candidate, str]]) -> Ledger:
+    def _ledger(
+        self,
+        principal: Principal,
+        targets: Sequence[tuple[Candidate, str]],
+        *,
+        session_id: str | None = None,
+        event_order: Mapping[str, int] | None = None,
+    ) -> Ledger:
         """The beliefs resolving ``targets`` (candidate, scope it forms at) can touch.
 
         Every rule reads beliefs of the candidate's type, in the scope it forms at, whose
@@ -742,6 +777,8 @@ class GovernedMemoryService:
         matching a candidate's subject by name or holding all of its words (which catches a
         stored subject differing only in trailing punctuation); the ledger's indexes narrow it.
         The search is repeated with a larger limit until it returns fewer rows than asked.
+        ``session_id`` and ``event_order`` (the window's event sequences) let the conflict rule
+        order a candidate against a belief of the same session.
         """
         subjects = sorted(
             {v for c, _ in targets for v in (collapse(c.subject), normalize_key(c.subject))}
@@ -758,7 +795,7 @@ class GovernedMemoryService:
         while True:
             found = self._storage.memories.search(query)
             if len(found) < query.limit:
-                return Ledger(found)
+                return Ledger(found, session_id=session_id, event_order=event_order)
             query = query.model_copy(update={"limit": query.limit * 4})
 
     def _form(
@@ -772,6 +809,7 @@ class GovernedMemoryService:
         trigger: str,
         *,
         supersedes: str | None = None,
+        conflicts_with: tuple[str, ...] = (),
     ) -> Belief:
         now = self._clock.now()
         belief = self._storage.memories.put(
@@ -795,6 +833,8 @@ class GovernedMemoryService:
                 created_at=now,
                 updated_at=now,
                 supersedes=supersedes,
+                conflicts_with=conflicts_with,
+                needs_review=bool(conflicts_with),
                 consolidation_policy_version=self.policy_version,
             )
         )
@@ -859,6 +899,43 @@ class GovernedMemoryService:
             },
             tally,
         )
+
+    def _conflict(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        ledger: Ledger,
+        candidate: Candidate,
+        scope: str,
+        trigger: str,
+        disputed_ids: Sequence[str],
+    ) -> None:
+        """Commit ``candidate`` flagged and linked both ways (``formation.conflicts``)."""
+        flagged = self._form(
+            tally,
+            principal,
+            session,
+            ledger,
+            candidate,
+            scope,
+            trigger,
+            conflicts_with=tuple(disputed_ids),
+        )
+        tally.conflicted += 1
+        disputed: list[Belief] = []
+        for belief_id in disputed_ids:
+            linked = self._storage.memories.update(
+                linked_back(ledger.get(belief_id), flagged.id, self._clock.now())
+            )
+            ledger.put(linked)
+            tally.touched(linked.id)
+            disputed.append(linked)
+        payload = confirmation_payload(
+            flagged, disputed, trigger=trigger, policy_version=self.policy_version
+        )
+        self._emit(principal, session.id, MEMORY_NEEDS_CONFIRMATION, payload, tally)
+        tally.confirmations_requested += 1
 
     def _supersede(
         self,
@@ -952,6 +1029,7 @@ def _formation_scope(scope: str) -> str:
 
 __all__ = [
     "MEMORY_FORMED",
+    "MEMORY_NEEDS_CONFIRMATION",
     "MEMORY_REINFORCED",
     "MEMORY_REJECTED",
     "MEMORY_SUPERSEDED",
