@@ -10,7 +10,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from memory_core import Authority, Belief, BeliefStatus
+from memory_core import Authority, Belief, BeliefStatus, Trust
 from memory_core.formation import (
     Candidate,
     DeterministicExtractor,
@@ -20,6 +20,7 @@ from memory_core.formation import (
 from memory_core.formation.conflicts import MEMORY_NEEDS_CONFIRMATION
 from memory_core.formation.service import ConsolidationResult
 from memory_core.profiles import load_profiles
+from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
 
 Harness = Any
 
@@ -60,7 +61,8 @@ def service_with(harness: Harness, extractor: Any, **overlay: Any) -> GovernedMe
 
 
 def only(harness: Harness, statement: str) -> Belief:
-    (belief,) = [b for b in harness.service.list_memories() if b.statement == statement]
+    beliefs: list[Belief] = harness.service.list_memories()
+    (belief,) = [b for b in beliefs if b.statement == statement]
     return belief
 
 
@@ -106,6 +108,40 @@ def test_an_inference_contradicting_the_user_is_conflicted(
     result = service_with(harness, InferringExtractor()).run("session_close", None, "s2")
     flagged = assert_conflicted(harness, result, original, "User lives in Bergen.")
     assert flagged.authority is Authority.INFERRED
+
+
+def test_a_model_written_remember_is_affirmed_and_cannot_overwrite_the_user(
+    harness: Harness,
+) -> None:
+    original = user_lives_in_oslo(harness)
+    harness.open("s2")
+    ask = harness.say("s2", "My sister lives in Bergen, please remember that.")
+    tools = ToolExecutor(
+        events=harness.storage.events, rememberer=harness.service, enabled_tools=[REMEMBER_TOOL]
+    )
+    context = ToolContext(
+        principal=harness.principal, session_id="s2", run_id="r1", source_event_id=ask.event_id
+    )
+    call = ToolCall(id="c1", name=REMEMBER_TOOL, arguments={"statement": "I live in Bergen."})
+    reported = json.loads(tools.execute(call, context).content)
+    assert (reported["committed"], reported["conflicted"], reported["superseded"]) == (1, 1, 0)
+    flagged = only(harness, "User lives in Bergen.")
+    assert flagged.authority is Authority.AFFIRMED and flagged.confidence <= 0.7
+    assert flagged.needs_review and flagged.conflicts_with == (original.id,)
+    assert harness.storage.memories.get(harness.principal, original.id).is_live
+
+
+def test_the_users_own_remember_is_user_authority_and_supersedes(harness: Harness) -> None:
+    user_lives_in_oslo(harness)
+    harness.open("s2")
+    ask = harness.say("s2", "I moved: I live in Bergen now, remember that.")
+    result = harness.service.remember(
+        "I live in Bergen.", session_id="s2", source_event_id=ask.event_id, trust=Trust.USER
+    )
+    assert (result.committed, result.superseded, result.conflicted) == (1, 1, 0)
+    bergen = only(harness, "User lives in Bergen.")
+    assert bergen.authority is Authority.USER and not bergen.needs_review
+    assert only(harness, "User lives in Oslo.").status is BeliefStatus.SUPERSEDED
 
 
 def test_a_later_user_statement_still_supersedes(harness: Harness) -> None:

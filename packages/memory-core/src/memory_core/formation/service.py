@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import assert_never
 
@@ -56,6 +56,7 @@ from memory_core.domain import (
     LIVE_STATUSES,
     PORTABLE_TYPES,
     USER_SCOPE,
+    Authority,
     Belief,
     BeliefStatus,
     BeliefType,
@@ -76,7 +77,7 @@ from memory_core.formation.conflicts import (
     confirmation_payload,
     linked_back,
 )
-from memory_core.formation.decay import DecayResult, decay_sweep
+from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, DecayResult, decay_sweep
 from memory_core.formation.extractor import (
     Candidate,
     DeterministicExtractor,
@@ -407,6 +408,7 @@ class GovernedMemoryService:
         session_id: str,
         source_event_id: str,
         principal: Principal | None = None,
+        trust: Trust = Trust.USER,
     ) -> ConsolidationResult:
         """Form ``statement`` (the ``memory.remember`` tool) through the governed path.
 
@@ -416,6 +418,12 @@ class GovernedMemoryService:
         statement only a refused sentence supports is counted ``refused_hazard``, like the
         sentence itself. A first-person or ``User ...`` statement is read by the
         extractor; another declarative statement forms a fact at the session's scope.
+
+        ``trust`` is how the statement reached the service: ``USER`` (the default: the user's
+        own words, e.g. a command the user ran) forms at ``USER`` authority; ``MEMORY`` (the
+        tool's argument, written by a model) forms at ``AFFIRMED`` authority and at most the
+        maximum inferred confidence, so it cannot overwrite what the user said (the resolver's
+        conflict rule).
 
         Raises:
             UsageError: The source event is not a user message of this principal's session.
@@ -440,7 +448,7 @@ class GovernedMemoryService:
         # a statement only a refused sentence supports restates a secret in other words.
         screened_text = " ".join(screen_turn(source_text).sentences)
         kept: list[Candidate] = []
-        for candidate in self._remember_candidates(statement, source):
+        for candidate in _at_trust(self._remember_candidates(statement, source), trust):
             if grounded(candidate.statement, screened_text):
                 kept.append(candidate)
             elif grounded(candidate.statement, source_text):
@@ -1000,6 +1008,22 @@ class GovernedMemoryService:
         if tally is not None and session_id is not None:
             tally.last_sequence = max(tally.last_sequence, stamped.sequence)
         return stamped
+
+
+def _at_trust(candidates: Sequence[Candidate], trust: Trust) -> list[Candidate]:
+    """``remember``'s candidates at the authority ``trust`` gives: the user's own words are
+    ``USER``; a statement received at memory trust (a model's tool argument) is ``AFFIRMED``
+    at no more than the maximum inferred confidence."""
+    if trust is Trust.USER:
+        return list(candidates)
+    return [
+        replace(
+            c,
+            authority=Authority.AFFIRMED,
+            confidence=min(c.confidence, MAX_INFERRED_CONFIDENCE),
+        )
+        for c in candidates
+    ]
 
 
 def _session_scope(session: Session, requested: str | None) -> str:
