@@ -1,4 +1,4 @@
-"""Gate 17: a lower-authority contradiction is conflicted, not resolved.
+"""Gate 17: a lower-authority contradiction is conflicted, not resolved, and surfaces in recall.
 
 Runs on every storage tier (the ``harness`` fixture), so PostgreSQL stores and returns the
 links, the review flag and the fresh store position exactly as the in-memory tier does.
@@ -10,6 +10,8 @@ import json
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from memory_core import Authority, Belief, BeliefStatus, Trust
 from memory_core.formation import (
     Candidate,
@@ -20,8 +22,10 @@ from memory_core.formation import (
 from memory_core.formation.conflicts import MEMORY_NEEDS_CONFIRMATION
 from memory_core.formation.service import ConsolidationResult
 from memory_core.profiles import load_profiles
+from memory_core.retrieval import MemoryRetriever, RecallRequest
 from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
 
+GATE = pytest.mark.gate("gate.memory.conflict_surfaced")
 Harness = Any
 
 
@@ -57,6 +61,17 @@ def service_with(harness: Harness, extractor: Any, **overlay: Any) -> GovernedMe
         principal=harness.principal,
         profiles=load_profiles(overlay or None),
         extractor=extractor,
+    )
+
+
+def retriever(harness: Harness, **overlay: Any) -> MemoryRetriever:
+    return MemoryRetriever(
+        memories=harness.storage.memories,
+        traces=harness.storage.traces,
+        clock=harness.clock,
+        ids=harness.ids,
+        profiles=load_profiles(overlay or None),
+        timer=lambda: 0.0,
     )
 
 
@@ -99,7 +114,23 @@ def assert_conflicted(
     return flagged
 
 
-def test_an_inference_contradicting_the_user_is_conflicted(
+def recall_both(harness: Harness, original: Belief, flagged: Belief, **overlay: Any) -> str:
+    result = retriever(harness, **overlay).recall(
+        RecallRequest(principal=harness.principal, moment="in_turn", text="Where do I live?")
+    )
+    returned = {b.id for b in result.beliefs}
+    assert {original.id, flagged.id} <= returned
+    assert flagged.id not in result.trace.blocked
+    lines = result.block.splitlines()
+    (original_line,) = [line for line in lines if f"[m:{original.short_id}]" in line[:12]]
+    (flagged_line,) = [line for line in lines if f"[m:{flagged.short_id}]" in line[:12]]
+    assert original_line.endswith(f"conflicts=[m:{flagged.short_id}]")
+    assert flagged_line.endswith(f"conflicts=[m:{original.short_id}]")
+    return result.block
+
+
+@GATE
+def test_an_inference_contradicting_the_user_is_conflicted_and_both_surface(
     harness: Harness,
 ) -> None:
     original = user_lives_in_oslo(harness)
@@ -108,8 +139,22 @@ def test_an_inference_contradicting_the_user_is_conflicted(
     result = service_with(harness, InferringExtractor()).run("session_close", None, "s2")
     flagged = assert_conflicted(harness, result, original, "User lives in Bergen.")
     assert flagged.authority is Authority.INFERRED
+    block = recall_both(harness, original, flagged)
+    assert "User lives in Oslo." in block and "User lives in Bergen." in block
 
 
+@GATE
+def test_conflict_partners_bypass_the_per_subject_cap(harness: Harness) -> None:
+    original = user_lives_in_oslo(harness)
+    harness.open("s2")
+    harness.say("s2", "I live in Bergen.")
+    service_with(harness, InferringExtractor()).run("session_close", None, "s2")
+    flagged = only(harness, "User lives in Bergen.")
+    overlay = {"retrieval": {"per_subject_cap": 1}}
+    recall_both(harness, original, flagged, **overlay)
+
+
+@GATE
 def test_a_model_written_remember_is_affirmed_and_cannot_overwrite_the_user(
     harness: Harness,
 ) -> None:
@@ -128,7 +173,7 @@ def test_a_model_written_remember_is_affirmed_and_cannot_overwrite_the_user(
     flagged = only(harness, "User lives in Bergen.")
     assert flagged.authority is Authority.AFFIRMED and flagged.confidence <= 0.7
     assert flagged.needs_review and flagged.conflicts_with == (original.id,)
-    assert harness.storage.memories.get(harness.principal, original.id).is_live
+    recall_both(harness, original, flagged)
 
 
 def test_the_users_own_remember_is_user_authority_and_supersedes(harness: Harness) -> None:
