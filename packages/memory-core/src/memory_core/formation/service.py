@@ -20,6 +20,10 @@
    too: see :mod:`memory_core.formation.conflicts`); event payloads carry ids and counts, never
    statement text.
 
+With ``formation.established_facts_enabled`` the facts of the window's last working-state
+update are validated into ``AFFIRMED`` candidates and go before the extractor's, ahead of the
+ceiling (:mod:`memory_core.formation.established`).
+
 Steps 1-3 run outside any unit of work, so a provider extractor's model call holds no
 transaction and no storage lock (on PostgreSQL, the principal's advisory lock). Steps 4-6 and
 the watermark run in one unit of work, which re-reads the watermark and the window first: when
@@ -78,6 +82,7 @@ from memory_core.formation.conflicts import (
     linked_back,
 )
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, DecayResult, decay_sweep
+from memory_core.formation.established import apply_ceiling, established_pass
 from memory_core.formation.extractor import (
     Candidate,
     DeterministicExtractor,
@@ -671,17 +676,43 @@ class GovernedMemoryService:
                 tally.proposed += extraction.invalid_provenance
                 candidates.extend(extraction.candidates)
             read_up_to = max(read_up_to, event.sequence)
-        tally.proposed += len(candidates)
+        established = self._established(tally, principal, session, events, read_up_to)
+        tally.proposed += len(established) + len(candidates)
         ceiling = self._profiles.formation.max_candidates
-        tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
+        kept, displaced, tally.dropped_for_ceiling = apply_ceiling(established, candidates, ceiling)
+        tally.rejected += displaced
         order = {e.event_id: e.sequence for e in events}
-        self._apply(tally, principal, session, scope, candidates[:ceiling], trigger, order)
+        self._apply(tally, principal, session, scope, kept, trigger, order)
         # The memory events just written belong to this session too: skip past them, unless
         # an unread turn precedes them.
         new_watermark = max(read_up_to, tally.last_sequence) if complete else read_up_to
         if new_watermark != watermark:
             self._storage.formation.set_watermark(principal, session.id, new_watermark)
         return tally.result()
+
+    def _established(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        events: Sequence[Event],
+        read_up_to: int,
+    ) -> list[Candidate]:
+        """The working-state pass (``formation.established``), when the profile enables it."""
+        if not self._profiles.formation.established_facts_enabled:
+            return []
+        found = established_pass(
+            events=self._storage.events,
+            window=[e for e in events if e.sequence <= read_up_to],
+            principal=principal,
+            session=session,
+            is_source=is_formation_source,
+            subject_of=statement_subject,
+        )
+        tally.refused_hazard += found.refused_hazard
+        tally.invalid_provenance += found.invalid_provenance
+        tally.proposed += found.invalid_provenance
+        return list(found.candidates)
 
     def _remember_candidates(self, statement: str, source: Event) -> list[Candidate]:
         sentences = tuple(split_sentences(first_person(statement)))
