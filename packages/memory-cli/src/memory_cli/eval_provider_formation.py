@@ -1,7 +1,7 @@
 """``agent eval memory-formation --provider ...``: provider formation evidence.
 
 ``agent eval memory-formation --provider openai-compatible --model M [--base-url URL]
---output PATH`` scores provider formation (formation@6) on the case file and publishes the
+--output PATH`` scores provider formation (formation@8) on the case file and publishes the
 evidence artifact only when gate 20 holds. The run's JSON goes to stdout, diagnostics to
 stderr. Exit 0 when the run passed (and published, with ``--output``), 1 when it did not
 (nothing written), 2 for usage errors, including an existing ``--output`` target, which is

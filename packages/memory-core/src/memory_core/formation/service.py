@@ -317,8 +317,8 @@ class GovernedMemoryService:
             ids: Source of belief and event ids.
             principal: The default principal of calls that do not name one.
             profiles: Memory profiles (``formation.max_candidates`` caps each consolidation).
-            extractor: Candidate extractor; the deterministic one (formation@5) by default.
-            resolver: Resolution rules; the formation@5 order by default.
+            extractor: Candidate extractor; the deterministic one (formation@7) by default.
+            resolver: Resolution rules; same source, duplicate, conflict, contradiction by default.
         """
         self.principal = principal
         self._storage = storage
