@@ -240,3 +240,22 @@ def test_a_rerun_after_a_conflict_changes_nothing(harness: Harness) -> None:
     again = inferring.replay("s2")
     assert (again.committed, again.conflicted, again.confirmations_requested) == (0, 0, 0)
     assert harness.snapshot(("s1", "s2"))[0] == before[0]
+
+
+def test_rejecting_one_side_unlinks_the_other(harness: Harness) -> None:
+    original = user_lives_in_oslo(harness)
+    harness.open("s2")
+    harness.say("s2", "I live in Bergen.")
+    service_with(harness, InferringExtractor()).run("session_close", None, "s2")
+    flagged = only(harness, "User lives in Bergen.")
+    linked = harness.storage.memories.get(harness.principal, original.id)
+    harness.service.reject(flagged.id)
+    survivor = harness.storage.memories.get(harness.principal, original.id)
+    assert survivor is not None and linked is not None
+    assert survivor.conflicts_with == () and survivor.is_live
+    assert survivor.store_position > linked.store_position
+    result = retriever(harness).recall(
+        RecallRequest(principal=harness.principal, moment="in_turn", text="Where do I live?")
+    )
+    assert [b.id for b in result.beliefs] == [original.id]
+    assert "conflicts=" not in result.block

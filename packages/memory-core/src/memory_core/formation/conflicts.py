@@ -13,7 +13,10 @@ not replace the live beliefs it contradicts. The service then
    never statement text), and counts the belief committed and ``conflicted``.
 
 Nothing is resolved by guessing: both statements stay live, and retrieval surfaces them
-together with the link rendered (``conflicts=[m:xxxxxxxx]``).
+together with the link rendered (``conflicts=[m:xxxxxxxx]``). The user resolves a conflict by
+rejecting one side: :func:`unlink_partners` then drops the rejected id from each partner's
+``conflicts_with`` (a fresh store position again), so no live line keeps naming it. A partner
+flagged ``needs_review`` stays flagged: rejecting the other statement confirms nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory_core.domain import Belief, JsonValue
+from memory_core.domain import Belief, JsonValue, Principal
+from memory_core.ports import MemoryStore
 
 MEMORY_NEEDS_CONFIRMATION = "memory.needs_confirmation"
 """Emitted once per conflicted belief: the user is asked which statement holds."""
@@ -31,6 +35,22 @@ def linked_back(belief: Belief, partner_id: str, now: datetime) -> Belief:
     """``belief`` with ``partner_id`` added to its ``conflicts_with`` (idempotent)."""
     links = tuple(dict.fromkeys((*belief.conflicts_with, partner_id)))
     return belief.model_copy(update={"conflicts_with": links, "updated_at": now})
+
+
+def unlink_partners(
+    memories: MemoryStore, principal: Principal, rejected: Belief, now: datetime
+) -> list[Belief]:
+    """Drop ``rejected`` from the links of the beliefs it conflicts with; return them updated."""
+    unlinked: list[Belief] = []
+    for partner_id in rejected.conflicts_with:
+        partner = memories.get(principal, partner_id)
+        if partner is None or rejected.id not in partner.conflicts_with:
+            continue
+        links = tuple(i for i in partner.conflicts_with if i != rejected.id)
+        unlinked.append(
+            memories.update(partner.model_copy(update={"conflicts_with": links, "updated_at": now}))
+        )
+    return unlinked
 
 
 def confirmation_payload(
@@ -48,4 +68,4 @@ def confirmation_payload(
     }
 
 
-__all__ = ["MEMORY_NEEDS_CONFIRMATION", "confirmation_payload", "linked_back"]
+__all__ = ["MEMORY_NEEDS_CONFIRMATION", "confirmation_payload", "linked_back", "unlink_partners"]

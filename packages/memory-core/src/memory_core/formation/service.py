@@ -80,6 +80,7 @@ from memory_core.formation.conflicts import (
     MEMORY_NEEDS_CONFIRMATION,
     confirmation_payload,
     linked_back,
+    unlink_partners,
 )
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, DecayResult, decay_sweep
 from memory_core.formation.established import apply_ceiling, established_pass
@@ -476,6 +477,8 @@ class GovernedMemoryService:
     ) -> Belief:
         """Reject a belief durably: it becomes REJECTED and its statement never forms again.
 
+        A rejected belief's conflict partners lose their link to it (``unlink_partners``).
+
         Live beliefs with the same normalized (type, subject, statement) are rejected with it.
         Rejecting an already rejected belief changes nothing.
 
@@ -537,6 +540,7 @@ class GovernedMemoryService:
                         "policy_version": self.policy_version,
                     },
                 )
+                unlink_partners(self._storage.memories, owner, updated, now)
                 if updated.id == belief.id:
                     rejected = updated
             assert rejected is not None
