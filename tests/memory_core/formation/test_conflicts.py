@@ -259,3 +259,21 @@ def test_rejecting_one_side_unlinks_the_other(harness: Harness) -> None:
     )
     assert [b.id for b in result.beliefs] == [original.id]
     assert "conflicts=" not in result.block
+
+
+def test_the_user_saying_what_the_inference_said_settles_the_conflict(harness: Harness) -> None:
+    original = user_lives_in_oslo(harness)
+    harness.open("s2")
+    harness.say("s2", "I live in Bergen.")
+    service_with(harness, InferringExtractor()).run("session_close", None, "s2")
+    flagged = only(harness, "User lives in Bergen.")
+    harness.open("s3")
+    harness.say("s3", "I live in Bergen.")
+    result = harness.service.run("session_close", None, "s3")
+    assert (result.committed, result.superseded, result.reinforced) == (1, 2, 0)
+    (settled,) = harness.live()
+    assert settled.statement == "User lives in Bergen." and settled.authority is Authority.USER
+    assert not settled.needs_review and settled.conflicts_with == ()
+    for old in (original, flagged):
+        gone = harness.storage.memories.get(harness.principal, old.id)
+        assert gone is not None and gone.status is BeliefStatus.SUPERSEDED

@@ -7,7 +7,8 @@ The rules run in order and the first that applies decides:
    makes a replay of an old session unable to revert what later sessions superseded. (Formation
    derives that scope from the session and the belief type, so every belief formed or
    reinforced from a session's events is in the scope its candidates form at.)
-2. **duplicate**: a live belief in the same scope states the same thing; it is reinforced.
+2. **duplicate**: a live belief in the same scope states the same thing; it is reinforced
+   (unless it is flagged for review and the candidate ranks above it: see :func:`duplicate`).
 3. **conflict**: the candidate would replace live beliefs (rule 4 claims it) but something
    about one of them forbids replacing it. The candidate conflicts when its authority ranks
    below that belief's (``USER`` > ``AFFIRMED`` > ``INFERRED``), or when the two rank equally
@@ -195,11 +196,18 @@ def same_source(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution 
 
 
 def duplicate(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
-    """A live belief in the same scope saying the same thing: reinforce it."""
+    """A live belief in the same scope saying the same thing: reinforce it.
+
+    A belief flagged for review (a conflict) is no duplicate of a higher-authority candidate:
+    the user saying what an inference said settles the conflict, so the candidate goes on to
+    the contradiction rule and supersedes both sides rather than reinforcing the flagged one.
+    """
     key = candidate_key(candidate)
     for belief in ledger.live(
         scope=scope, belief_type=candidate.belief_type.value, subject=candidate.subject
     ):
+        if belief.needs_review and candidate.authority.rank > belief.authority.rank:
+            continue
         if key_of(belief) == key and belief.polarity == candidate.polarity:
             return Resolution(kind="duplicate", targets=(belief.id,))
     return None
