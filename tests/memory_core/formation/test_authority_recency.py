@@ -16,15 +16,24 @@ specification's rule:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_core import Authority, Belief, BeliefStatus, BeliefType, Polarity
-from memory_core.formation import Candidate, Ledger, Resolver
+from memory_core.formation import (
+    Candidate,
+    DeterministicExtractor,
+    GovernedMemoryService,
+    Ledger,
+    Resolver,
+    Turn,
+)
+from memory_core.profiles import load_profiles
 
 GATE = pytest.mark.gate("gate.memory.authority_recency")
 
@@ -201,3 +210,79 @@ def test_a_standing_source_outside_the_window_precedes_it() -> None:
     candidate = incoming(Authority.USER, instant="earlier", retraction=False)
     ledger = Ledger([belief], session_id=SESSION, event_order={"e-incoming": 3})
     assert Resolver().resolve(candidate, "user", ledger).kind == "contradiction"
+
+
+class _StatementAuthority:
+    """The deterministic extractor, with each statement's authority set by the test."""
+
+    def __init__(self, authorities: dict[str, Authority]) -> None:
+        self.policy_version = DeterministicExtractor().policy_version
+        self._authorities = authorities
+
+    def extract(self, turn: Turn) -> list[Candidate]:
+        return [
+            replace(c, authority=self._authorities[c.statement])
+            for c in DeterministicExtractor().extract(turn)
+        ]
+
+
+Placement = Literal["same_turn", "later_turn", "other_session"]
+
+
+@GATE
+@settings(max_examples=120, deadline=None)
+@given(
+    existing=authorities,
+    new=authorities,
+    placement=st.sampled_from(("same_turn", "later_turn", "other_session")),
+    instant=orders,
+)
+def test_the_service_applies_the_order_end_to_end(
+    make_harness: Any, existing: Authority, new: Authority, placement: Placement, instant: Order
+) -> None:
+    harness = make_harness()
+    extractor = _StatementAuthority({"User lives in Oslo.": existing, "User lives in Bergen.": new})
+    service = GovernedMemoryService(
+        storage=harness.storage,
+        clock=harness.clock,
+        ids=harness.ids,
+        principal=harness.principal,
+        profiles=load_profiles(),
+        extractor=extractor,
+    )
+    harness.open("s1")
+    if placement == "same_turn":
+        harness.say("s1", "I live in Oslo. I live in Bergen.")
+        service.run("manual", None, "s1")
+    else:
+        first = harness.say("s1", "I live in Oslo.")
+        service.run("manual", None, "s1")
+        session = "s1"
+        if placement == "other_session":
+            session = "s2"
+            harness.open(session)
+        harness.storage.events.append(
+            first.model_copy(
+                update={
+                    "event_id": harness.ids.new_id(),
+                    "session_id": session,
+                    "payload": {"text": "I live in Bergen."},
+                    "created_at": first.created_at + timedelta(hours=_OFFSET[instant]),
+                }
+            )
+        )
+        service.run("manual", None, session)
+    beliefs = {b.statement: b for b in service.list_memories()}
+    oslo, bergen = beliefs["User lives in Oslo."], beliefs["User lives in Bergen."]
+    # a later turn of the same session is ordered by its sequence whatever its timestamp
+    source: Order = "later" if placement == "later_turn" else "equal"
+    want = expected(
+        existing, new, same_session=placement != "other_session", source=source, instant=instant
+    )
+    assert bergen.is_live
+    if want == "contradiction":
+        assert oslo.status is BeliefStatus.SUPERSEDED and oslo.superseded_by == bergen.id
+        assert not bergen.needs_review
+    else:
+        assert oslo.is_live and oslo.conflicts_with == (bergen.id,)
+        assert bergen.needs_review and bergen.conflicts_with == (oslo.id,)
