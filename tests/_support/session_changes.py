@@ -2,9 +2,12 @@
 
 Session one tells the agent two things and closes, so the second session's frozen snapshot holds
 "User lives in Portland." and "User prefers concise answers.". In the second session the first
-turn asks the agent to remember a move to Seattle and a seating preference; the scripted model
-calls ``memory.remember`` twice, which supersedes the Portland belief and forms two beliefs past
-the snapshot watermark. Later turns of the same session see what changed.
+turn asks the agent to remember a move to Seattle and a seating preference: the scripted model
+calls ``memory.remember`` for the seating preference (at the model's AFFIRMED authority), and the
+application relays the user's own words about the move through ``app.memory.remember`` (USER
+authority, so it supersedes the Portland belief: a model-written statement could only conflict
+with what the user said). Both form past the snapshot watermark; later turns of the same
+session see what changed.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def compose(
     """A composition over ``storage``; by default its model remembers the move, then answers."""
     if turns is None:
         turns = [
-            remember_turn("I live in Seattle now.", "I prefer window seats."),
+            remember_turn("I prefer window seats."),
             ScriptedTurn(text="Noted."),
             ScriptedTurn(text="OK."),
         ]
@@ -85,6 +88,9 @@ def remember_mid_session(app: Composition) -> MidSession:
     session = open_second_session(app)
     head_at_open = app.storage.memories.head_position(ALICE)
     remembered = app.runs.submit(REMEMBER_PROMPT, session.id)
+    app.memory.remember(  # the user's own words, relayed by the application: USER authority
+        "I live in Seattle now.", session_id=session.id, source_event_id=remembered.turn_id
+    )
     by_statement = {b.statement: b for b in app.memory.list_memories()}
     return MidSession(
         app=app,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -83,6 +83,8 @@ def _candidate(
     polarity: Polarity = Polarity.ASSERT,
     exclusive: bool = True,
     sources: tuple[str, ...] = ("e1",),
+    evidence_at: datetime = T0,
+    authority: Authority = Authority.USER,
 ) -> Candidate:
     return Candidate(
         belief_type=belief_type,
@@ -92,7 +94,8 @@ def _candidate(
         exclusive=exclusive,
         retracts="Git" if polarity is Polarity.RETRACT else None,
         source_event_ids=sources,
-        evidence_at=T0,
+        evidence_at=evidence_at,
+        authority=authority,
     )
 
 
@@ -167,6 +170,8 @@ def _random_candidates(rng: random.Random, count: int) -> list[Candidate]:
             polarity=rng.choice(tuple(Polarity)),
             exclusive=rng.random() < 0.7,
             sources=(rng.choice(SOURCES),),
+            evidence_at=T0 + timedelta(hours=rng.choice((0, 1))),
+            authority=rng.choice(tuple(Authority)),
         )
         for _ in range(count)
     ]
@@ -176,12 +181,13 @@ def test_the_loaded_ledger_decides_as_the_whole_store_does(harness: Harness) -> 
     rng = random.Random(20260302)
     _random_store(harness.storage, harness.principal, rng, 120)
     decisions = _decisions(
-        harness.storage, harness.service, harness.principal, _random_candidates(rng, 60)
+        harness.storage, harness.service, harness.principal, _random_candidates(rng, 120)
     )
     assert [full for full, _ in decisions] == [loaded for _, loaded in decisions]
     assert {full.kind for full, _ in decisions} == {
         "same_source",
         "duplicate",
+        "conflict",
         "contradiction",
         "new",
     }

@@ -376,7 +376,7 @@ class _UnitWatch:
 class _HookedExtractor:
     """The deterministic extractor, calling ``hook`` before each turn it reads."""
 
-    policy_version = "formation@5"
+    policy_version = DETERMINISTIC_FORMATION_POLICY
 
     def __init__(self, hook: Callable[[Turn], None]) -> None:
         self._inner = DeterministicExtractor()
@@ -680,7 +680,7 @@ def test_remember_grounds_only_in_what_the_hazard_screen_keeps(harness: Harness)
 class _MiscitingExtractor:
     """Proposes, for every turn, one candidate citing its turn and one citing another event."""
 
-    policy_version = "formation@5"
+    policy_version = DETERMINISTIC_FORMATION_POLICY
 
     def extract(self, turn: Turn) -> list[Candidate]:
         def candidate(subject: str, sources: tuple[str, ...]) -> Candidate:
@@ -738,6 +738,12 @@ def test_superseded_valid_to_never_precedes_valid_from(harness: Harness) -> None
     harness.open("s1")
     harness.say("s1", "I live in Seattle.")
     harness.service.run("manual", "general", "s1")
+    # an inference now: older user evidence still supersedes it (higher authority never loses),
+    # which is the one way a successor's evidence can predate what it replaces
+    (formed,) = harness.service.list_memories()
+    harness.storage.memories.update(
+        formed.model_copy(update={"authority": Authority.INFERRED, "confidence": 0.6})
+    )
     harness.open("s2")
     early = harness.storage.events.append(
         harness.storage.events.get(harness.principal, harness.say("s2", "x").event_id).model_copy(

@@ -17,7 +17,7 @@ from _support.hazard_examples import (
 )
 from _support.hazard_world import compose, live_turns
 
-from memory_core import Authority, BeliefStatus, Storage
+from memory_core import Authority, BeliefStatus, Storage, Trust
 
 BEFORE = "I live in Oslo."
 AFTER = "I prefer green tea."
@@ -75,8 +75,11 @@ def test_remember_stores_none_of_the_ungrounded_claims_and_a_grounded_one(
     assert app.memory.list_memories()[0].status is BeliefStatus.ACTIVE
 
     event = app.sessions.record_user_message(session.id, "Please remember that I speak Norwegian.")
-    result = app.memory.remember(
-        "User speaks Norwegian.", session_id=session.id, source_event_id=event.event_id
+    result = app.memory.remember(  # as the memory.remember tool sends a model's statement
+        "User speaks Norwegian.",
+        session_id=session.id,
+        source_event_id=event.event_id,
+        trust=Trust.MEMORY,
     )
     assert result.committed == 1
     (kept,) = [b for b in app.memory.list_memories() if b.id != oslo.id]

@@ -117,10 +117,7 @@ def test_the_document_has_every_section_the_spec_lists() -> None:
 
 
 @GATE
-@pytest.mark.parametrize(
-    ("section", "knob"),
-    [("retrieval", "semantic_enabled"), ("formation", "established_facts_enabled")],
-)
+@pytest.mark.parametrize(("section", "knob"), [("retrieval", "semantic_enabled")])
 def test_a_feature_outside_this_build_exists_off_and_refuses_to_turn_on(
     section: str, knob: str
 ) -> None:
@@ -132,6 +129,13 @@ def test_a_feature_outside_this_build_exists_off_and_refuses_to_turn_on(
     assert f"{section}.{knob}" in message
     assert "not part of this build" in message
     assert "set it to false" in message
+
+
+@GATE
+def test_established_facts_ship_off_and_an_overlay_turns_them_on() -> None:
+    assert load_profiles().formation.established_facts_enabled is False
+    overlay = {"formation": {"established_facts_enabled": True}}
+    assert load_profiles(overlay).formation.established_facts_enabled is True
 
 
 # -- retrieval knobs ----------------------------------------------------------------------------

@@ -113,9 +113,9 @@ GATES: tuple[Gate, ...] = (
     _spec(
         15, "correction_lines", "case", "correction lines never yield, never move the prefix", True
     ),
-    _spec(16, "established_facts_form", "case", "established facts form as affirmed", False),
-    _spec(17, "conflict_surfaced", "case", "a lower-authority contradiction is conflicted", False),
-    _spec(18, "authority_recency", "property", "the resolver orders authority then recency", False),
+    _spec(16, "established_facts_form", "case", "established facts form as affirmed", True),
+    _spec(17, "conflict_surfaced", "case", "a lower-authority contradiction is conflicted", True),
+    _spec(18, "authority_recency", "property", "the resolver orders authority then recency", True),
     _spec(19, "rederive_opt_in", "case", "re-derivation is opt-in and replays rejections", True),
     _spec(
         20,

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Iterable, Iterator
 
 from memory_core.clock import Clock
-from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, RecallTrace
+from memory_core.domain import Belief, BeliefStatus, Principal, RecallMoment, RecallTrace, Trust
 from memory_core.errors import NotFoundError, SessionClosedError, UsageError
 from memory_core.formation import ConsolidationResult, GovernedMemoryService
 from memory_core.ids import IdFactory
@@ -86,8 +86,13 @@ class MemoryAPI:
         session_id: str,
         source_event_id: str,
         principal: Principal | None = None,
+        trust: Trust = Trust.USER,
     ) -> ConsolidationResult:
         """Form a statement the user asked to keep through the governed path.
+
+        ``trust`` is how the statement arrived: ``USER`` (the user's own words) forms at
+        ``USER`` authority, ``MEMORY`` (a model's tool argument) at ``AFFIRMED``; see
+        ``GovernedMemoryService.remember``.
 
         Raises:
             SessionClosedError: the session is closed (a closed session forms nothing more).
@@ -102,6 +107,7 @@ class MemoryAPI:
             session_id=session_id,
             source_event_id=source_event_id,
             principal=principal,
+            trust=trust,
         )
 
     def reject(

@@ -128,20 +128,14 @@ class FormationProfile(_Profile):
     session_boundary_enabled: bool = True
     """False short-circuits the closed-session consolidation and the idle sweep."""
     established_facts_enabled: bool = False
-    """Formation from agent-established facts; not built yet, so ``true`` is refused."""
+    """Formation reads the window's last working-state update and forms its validated facts at
+    ``AFFIRMED`` authority (``memory_core.formation.established``)."""
     max_candidates: int = Field(default=32, ge=1)
     scheduled_enabled: bool = True
     """The maintenance worker runs the decay sweep (false: never)."""
     scheduled_interval_seconds: int = Field(default=86_400, ge=1)
     """Cadence of the decay sweep, and the guard against decaying one belief twice in it."""
     decay: DecayProfile = DecayProfile()
-
-    @field_validator("established_facts_enabled")
-    @classmethod
-    def _established_facts_off(cls, value: bool) -> bool:
-        return _not_in_this_build(
-            value, "established_facts_enabled", "formation from established facts"
-        )
 
 
 class SnapshotProfiles(_Profile):

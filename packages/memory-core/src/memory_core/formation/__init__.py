@@ -2,11 +2,14 @@
 
 ``GovernedMemoryService`` is the one way beliefs enter the store. It screens user turns for
 secrets and prompt injections (:mod:`~memory_core.formation.hazards`), extracts candidates
-(:class:`DeterministicExtractor`, formation@7, behind the :class:`Extractor` port), applies the
+(:class:`DeterministicExtractor`, formation@7, behind the :class:`Extractor` port), optionally
+adds the session's established facts (:mod:`~memory_core.formation.established`), applies the
 candidate ceiling and durable rejections, resolves each candidate against live beliefs
-(:class:`Resolver`) and writes the changes in one unit of work.
+(:class:`Resolver`: same source, duplicate, conflict, contradiction) and writes the changes in
+one unit of work; a conflict is surfaced, not resolved (:mod:`~memory_core.formation.conflicts`).
 """
 
+from memory_core.formation.conflicts import MEMORY_NEEDS_CONFIRMATION
 from memory_core.formation.decay import MEMORY_DECAYED, MEMORY_RETIRED, DecayResult
 from memory_core.formation.extractor import (
     USER_STATEMENT_CONFIDENCE,
@@ -71,6 +74,7 @@ __all__ = [
     "MEMORY_CITED",
     "MEMORY_DECAYED",
     "MEMORY_FORMED",
+    "MEMORY_NEEDS_CONFIRMATION",
     "MEMORY_REINFORCED",
     "MEMORY_REJECTED",
     "MEMORY_RETIRED",

@@ -7,12 +7,30 @@ The rules run in order and the first that applies decides:
    makes a replay of an old session unable to revert what later sessions superseded. (Formation
    derives that scope from the session and the belief type, so every belief formed or
    reinforced from a session's events is in the scope its candidates form at.)
-2. **duplicate**: a live belief in the same scope states the same thing; it is reinforced.
-3. *(conflict: arrives with the lifecycle work. It slots in here, between duplicate and
-   contradiction, as one more* :data:`ResolutionRule` *plus a* ``"conflict"`` *resolution
-   kind the service applies; candidates already carry ``authority`` and ``evidence_at``.)*
+2. **duplicate**: a live belief in the same scope states the same thing; it is reinforced
+   (unless it is flagged for review and the candidate ranks above it: see :func:`duplicate`).
+3. **conflict**: the candidate would replace live beliefs (rule 4 claims it) but something
+   about one of them forbids replacing it. The candidate conflicts when its authority ranks
+   below that belief's (``USER`` > ``AFFIRMED`` > ``INFERRED``), or when the two rank equally
+   and nothing orders them in time:
+
+   * **same session** (the belief's ``source_session_id`` is the ledger's session): the
+     candidate has no later source event, i.e. its newest source does not come after the
+     belief's newest source in the session's event sequence (a belief source the ledger's
+     window does not hold was consolidated before the window, so it precedes all of it);
+   * **different session**: the belief is not older than the candidate's instant,
+     ``belief.valid_from >= candidate.evidence_at``.
+
+   The candidate's instant is its newest source event's time (``evidence_at``: when the
+   statement was made, never when it is consolidated); the belief's is ``valid_from`` (when its
+   own evidence arrived), never ``updated_at``, which usage feedback, decay and conflict
+   linkage all write long after. So a replay of old evidence no newer than the belief standing
+   in its place conflicts with it instead of reverting it. Polarity plays no part: a later
+   retraction at the same authority supersedes the assertion it retracts, exactly as a later
+   value does. When the candidate conflicts with any belief it would replace, it supersedes
+   none of them; the decision's targets are the beliefs it conflicts with.
 4. **contradiction**: a newer statement about the same exclusive subject, or a retraction of
-   an assertion, supersedes the live beliefs it replaces.
+   an assertion, supersedes the live beliefs it replaces (a higher authority always may).
 
 A candidate no rule claims is new. Two beliefs state "the same thing" when their normalized
 (belief type, subject, statement) keys and polarities are equal; normalization case-folds,
@@ -21,7 +39,7 @@ collapses whitespace and strips trailing punctuation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -33,8 +51,8 @@ from memory_core.tokenizer import STOPWORDS, tokenize
 BeliefKey = tuple[str, str, str]
 """Normalized (belief type, subject, statement)."""
 
-ResolutionKind = Literal["same_source", "duplicate", "contradiction", "new"]
-"""Decisions formation@5 makes (the conflict rule adds ``"conflict"``)."""
+ResolutionKind = Literal["same_source", "duplicate", "conflict", "contradiction", "new"]
+"""The decisions the resolver makes."""
 
 
 STATEMENT_FILLER: frozenset[str] = frozenset({"user"})
@@ -102,9 +120,23 @@ class Ledger:
     beliefs of any status that share a candidate's type, scope and subject (see
     ``GovernedMemoryService``); handing it every belief of the principal gives the same
     decisions.
+
+    The ledger also knows the consolidation it serves: ``session_id``, the session the
+    candidates come from, and ``event_order``, the sequence number of each event of the window
+    being consolidated. The conflict rule reads them to order a candidate against a belief of
+    the same session; a ledger built without them orders every belief by its instant, as one
+    from another session.
     """
 
-    def __init__(self, beliefs: Iterable[Belief]) -> None:
+    def __init__(
+        self,
+        beliefs: Iterable[Belief],
+        *,
+        session_id: str | None = None,
+        event_order: Mapping[str, int] | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self._event_order: dict[str, int] = dict(event_order or {})
         self._beliefs: dict[str, Belief] = {}
         self._by_key: dict[BeliefKey, dict[str, Belief]] = {}
         self._by_slot: dict[SlotKey, dict[str, Belief]] = {}
@@ -128,6 +160,12 @@ class Ledger:
     def all(self) -> list[Belief]:
         """Every belief, in store-position order (ties broken by id)."""
         return _in_store_order(self._beliefs)
+
+    def newest_source(self, event_ids: Iterable[str]) -> int | None:
+        """The highest window sequence among ``event_ids``; ``None`` when the window holds
+        none of them (they were consolidated before it)."""
+        known = [self._event_order[e] for e in event_ids if e in self._event_order]
+        return max(known) if known else None
 
     def with_key(self, key: BeliefKey) -> list[Belief]:
         """Beliefs (any status, any scope) with this matching key, in store order."""
@@ -158,11 +196,18 @@ def same_source(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution 
 
 
 def duplicate(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
-    """A live belief in the same scope saying the same thing: reinforce it."""
+    """A live belief in the same scope saying the same thing: reinforce it.
+
+    A belief flagged for review (a conflict) is no duplicate of a higher-authority candidate:
+    the user saying what an inference said settles the conflict, so the candidate goes on to
+    the contradiction rule and supersedes both sides rather than reinforcing the flagged one.
+    """
     key = candidate_key(candidate)
     for belief in ledger.live(
         scope=scope, belief_type=candidate.belief_type.value, subject=candidate.subject
     ):
+        if belief.needs_review and candidate.authority.rank > belief.authority.rank:
+            continue
         if key_of(belief) == key and belief.polarity == candidate.polarity:
             return Resolution(kind="duplicate", targets=(belief.id,))
     return None
@@ -192,8 +237,39 @@ def contradiction(candidate: Candidate, scope: str, ledger: Ledger) -> Resolutio
     return Resolution(kind="contradiction", targets=targets) if targets else None
 
 
-DEFAULT_RULES: tuple[ResolutionRule, ...] = (same_source, duplicate, contradiction)
-"""The formation@5 rule order (the conflict rule goes between duplicate and contradiction)."""
+def is_ordered_after(candidate: Candidate, belief: Belief, ledger: Ledger) -> bool:
+    """True when something orders ``candidate`` after ``belief`` in time.
+
+    Same session: the candidate has a later source event than the belief. Different session
+    (or a ledger that names no session): the belief is older than the candidate's instant.
+    """
+    if ledger.session_id is not None and belief.source_session_id == ledger.session_id:
+        incoming = ledger.newest_source(candidate.source_event_ids)
+        if incoming is not None:
+            standing = ledger.newest_source(belief.source_event_ids)
+            return standing is None or incoming > standing
+    return belief.valid_from < candidate.evidence_at
+
+
+def disputes(candidate: Candidate, belief: Belief, ledger: Ledger) -> bool:
+    """True when ``candidate`` may not replace ``belief``: it ranks below it, or ranks equally
+    and nothing orders it after it. Polarity plays no part."""
+    if candidate.authority.rank != belief.authority.rank:
+        return candidate.authority.rank < belief.authority.rank
+    return not is_ordered_after(candidate, belief, ledger)
+
+
+def conflict(candidate: Candidate, scope: str, ledger: Ledger) -> Resolution | None:
+    """Live beliefs the candidate would replace but may not (see :func:`disputes`)."""
+    replaced = contradiction(candidate, scope, ledger)
+    if replaced is None:
+        return None
+    disputed = tuple(t for t in replaced.targets if disputes(candidate, ledger.get(t), ledger))
+    return Resolution(kind="conflict", targets=disputed) if disputed else None
+
+
+DEFAULT_RULES: tuple[ResolutionRule, ...] = (same_source, duplicate, conflict, contradiction)
+"""The rule order: same source, duplicate, conflict, contradiction."""
 
 
 class Resolver:
@@ -224,9 +300,12 @@ __all__ = [
     "SlotKey",
     "belief_key",
     "candidate_key",
+    "conflict",
     "content_words",
     "contradiction",
+    "disputes",
     "duplicate",
+    "is_ordered_after",
     "key_of",
     "same_source",
     "slot_of",

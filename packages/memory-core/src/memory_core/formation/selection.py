@@ -21,8 +21,8 @@ lost), so a hand-edited file fails to load and is never selected.
 File names (:func:`provider_evidence_filename`)::
 
     provider-formation.<policy version>.<model, percent-encoded>.json
-    provider-formation.formation@6.gpt-4o-mini.json
-    provider-formation.formation@6.meta-llama%2FLlama-3.1-8B-Instruct.json
+    provider-formation.formation@8.gpt-4o-mini.json
+    provider-formation.formation@8.meta-llama%2FLlama-3.1-8B-Instruct.json
 
 Percent-encoding (every character but letters, digits, ``_.-~@``) keeps any model name a single
 portable file name and keeps the mapping one-to-one, so two models never share a file.

@@ -15,9 +15,15 @@
    ``dropped_for_ceiling``;
 5. recorded rejections are re-read and re-applied: a candidate matching one is counted
    ``rejected`` and never committed;
-6. the resolver decides same source / duplicate / contradiction / new, and the service writes
-   the beliefs and one event per change (``memory.formed``, ``memory.reinforced``,
-   ``memory.superseded``); event payloads carry ids and counts, never statement text.
+6. the resolver decides same source / duplicate / conflict / contradiction / new, and the
+   service writes the beliefs and one event per change (``memory.formed``,
+   ``memory.reinforced``, ``memory.superseded``, and for a conflict ``memory.needs_confirmation``
+   too: see :mod:`memory_core.formation.conflicts`); event payloads carry ids and counts, never
+   statement text.
+
+With ``formation.established_facts_enabled`` the facts of the window's last working-state
+update are validated into ``AFFIRMED`` candidates and go before the extractor's, ahead of the
+ceiling (:mod:`memory_core.formation.established`).
 
 Steps 1-3 run outside any unit of work, so a provider extractor's model call holds no
 transaction and no storage lock (on PostgreSQL, the principal's advisory lock). Steps 4-6 and
@@ -37,15 +43,16 @@ no refused sentence alone supports), and ``proposed == committed + reinforced + 
 ungrounded + invalid_provenance + dropped_for_ceiling + unchanged``, where *unchanged*
 (same-source no-ops) is the remainder. ``rejected`` counts only candidates matching a
 rejection the user recorded; ``ungrounded`` counts ``remember`` statements the message does
-not support. ``superseded`` counts the existing beliefs a change retired; ``conflicted`` stays
-0 until the conflict rule lands.
+not support. ``superseded`` counts the existing beliefs a change retired; ``conflicted`` counts
+the committed beliefs flagged as conflicting and ``confirmations_requested`` the
+``memory.needs_confirmation`` events written (one per conflicted belief).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import assert_never
 
@@ -54,6 +61,7 @@ from memory_core.domain import (
     LIVE_STATUSES,
     PORTABLE_TYPES,
     USER_SCOPE,
+    Authority,
     Belief,
     BeliefStatus,
     BeliefType,
@@ -69,7 +77,14 @@ from memory_core.domain import (
 )
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.formation._text import base_form, collapse, normalize_key, split_sentences
-from memory_core.formation.decay import DecayResult, decay_sweep
+from memory_core.formation.conflicts import (
+    MEMORY_NEEDS_CONFIRMATION,
+    confirmation_payload,
+    linked_back,
+    unlink_partners,
+)
+from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, DecayResult, decay_sweep
+from memory_core.formation.established import apply_ceiling, established_pass
 from memory_core.formation.extractor import (
     Candidate,
     DeterministicExtractor,
@@ -140,7 +155,8 @@ class ConsolidationResult:
         committed: New beliefs written.
         reinforced: Live beliefs a duplicate reinforced.
         superseded: Existing beliefs a change retired (not part of the sum above).
-        conflicted: Beliefs committed flagged as conflicting (0 until the conflict rule).
+        conflicted: Beliefs committed flagged as conflicting (part of ``committed``).
+        confirmations_requested: ``memory.needs_confirmation`` events written.
         rejected: Candidates matching a rejection the user recorded (``reject``).
         ungrounded: ``remember`` statements the user's message does not support.
         invalid_provenance: Candidates that cited no event or an event other than their turn.
@@ -159,6 +175,7 @@ class ConsolidationResult:
     reinforced: int
     superseded: int
     conflicted: int
+    confirmations_requested: int
     rejected: int
     ungrounded: int
     invalid_provenance: int
@@ -176,6 +193,8 @@ class _Tally:
     committed: int = 0
     reinforced: int = 0
     superseded: int = 0
+    conflicted: int = 0
+    confirmations_requested: int = 0
     rejected: int = 0
     ungrounded: int = 0
     invalid_provenance: int = 0
@@ -199,7 +218,8 @@ class _Tally:
             committed=self.committed,
             reinforced=self.reinforced,
             superseded=self.superseded,
-            conflicted=0,
+            conflicted=self.conflicted,
+            confirmations_requested=self.confirmations_requested,
             rejected=self.rejected,
             ungrounded=self.ungrounded,
             invalid_provenance=self.invalid_provenance,
@@ -320,7 +340,7 @@ class GovernedMemoryService:
             principal: The default principal of calls that do not name one.
             profiles: Memory profiles (``formation.max_candidates`` caps each consolidation).
             extractor: Candidate extractor; the deterministic one (formation@7) by default.
-            resolver: Resolution rules; the formation@5 order by default.
+            resolver: Resolution rules; same source, duplicate, conflict, contradiction by default.
         """
         self.principal = principal
         self._storage = storage
@@ -415,6 +435,7 @@ class GovernedMemoryService:
         session_id: str,
         source_event_id: str,
         principal: Principal | None = None,
+        trust: Trust = Trust.USER,
     ) -> ConsolidationResult:
         """Form ``statement`` (the ``memory.remember`` tool) through the governed path.
 
@@ -428,6 +449,12 @@ class GovernedMemoryService:
         counted ``refused_hazard``, like the sentence itself. A first-person or ``User ...``
         statement is read by the extractor; another declarative statement forms a fact at the
         session's scope.
+
+        ``trust`` is how the statement reached the service: ``USER`` (the default: the user's
+        own words, e.g. a command the user ran) forms at ``USER`` authority; ``MEMORY`` (the
+        tool's argument, written by a model) forms at ``AFFIRMED`` authority and at most the
+        maximum inferred confidence, so it cannot overwrite what the user said (the resolver's
+        conflict rule).
 
         Raises:
             UsageError: The source event is not a user message of this principal's session.
@@ -467,7 +494,7 @@ class GovernedMemoryService:
         for candidate in self._remember_candidates(statement, source):
             found = entailing_event(candidate, statement, evidence)
             if found is not None:
-                kept.append(as_remembered(candidate, *found))
+                kept.append(_at_trust(as_remembered(candidate, *found), trust))
             elif grounded(candidate.statement, raw_text) and not grounded(
                 candidate.statement, " ".join(screened.sentences)
             ):
@@ -480,7 +507,9 @@ class GovernedMemoryService:
         tally.proposed += len(kept)
         scope = _session_scope(session, None)
         with self._storage.unit_of_work():
-            self._apply(tally, owner, session, scope, kept, "remember")
+            self._apply(
+                tally, owner, session, scope, kept, "remember", {source.event_id: source.sequence}
+            )
         return tally.result()
 
     # -- rejection and listing ------------------------------------------------------------
@@ -489,6 +518,8 @@ class GovernedMemoryService:
         self, belief_id: str, *, reason: str | None = None, principal: Principal | None = None
     ) -> Belief:
         """Reject a belief durably: it becomes REJECTED and its statement never forms again.
+
+        A rejected belief's conflict partners lose their link to it (``unlink_partners``).
 
         Live beliefs with the same normalized (type, subject, statement) are rejected with it.
         Rejecting an already rejected belief changes nothing.
@@ -551,6 +582,7 @@ class GovernedMemoryService:
                         "policy_version": self.policy_version,
                     },
                 )
+                unlink_partners(self._storage.memories, owner, updated, now)
                 if updated.id == belief.id:
                     rejected = updated
             assert rejected is not None
@@ -722,18 +754,43 @@ class GovernedMemoryService:
                 tally.proposed += extraction.invalid_provenance
                 candidates.extend(extraction.candidates)
             read_up_to = max(read_up_to, event.sequence)
-        tally.proposed += len(candidates)
+        established = self._established(tally, principal, session, events, read_up_to)
+        tally.proposed += len(established) + len(candidates)
         ceiling = self._profiles.formation.max_candidates
-        tally.dropped_for_ceiling = max(0, len(candidates) - ceiling)
-        # The newest candidates go on: a later correction outranks the facts said before it.
-        kept = candidates[len(candidates) - ceiling :] if tally.dropped_for_ceiling else candidates
-        self._apply(tally, principal, session, scope, kept, trigger)
+        kept, displaced, tally.dropped_for_ceiling = apply_ceiling(established, candidates, ceiling)
+        tally.rejected += displaced
+        order = {e.event_id: e.sequence for e in events}
+        self._apply(tally, principal, session, scope, kept, trigger, order)
         # The memory events just written belong to this session too: skip past them, unless
         # an unread turn precedes them.
         new_watermark = max(read_up_to, tally.last_sequence) if complete else read_up_to
         if new_watermark != watermark:
             self._storage.formation.set_watermark(principal, session.id, new_watermark)
         return tally.result()
+
+    def _established(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        events: Sequence[Event],
+        read_up_to: int,
+    ) -> list[Candidate]:
+        """The working-state pass (``formation.established``), when the profile enables it."""
+        if not self._profiles.formation.established_facts_enabled:
+            return []
+        found = established_pass(
+            events=self._storage.events,
+            window=[e for e in events if e.sequence <= read_up_to],
+            principal=principal,
+            session=session,
+            is_source=is_formation_source,
+            subject_of=statement_subject,
+        )
+        tally.refused_hazard += found.refused_hazard
+        tally.invalid_provenance += found.invalid_provenance
+        tally.proposed += found.invalid_provenance
+        return list(found.candidates)
 
     def _remember_candidates(self, statement: str, source: Event) -> list[Candidate]:
         sentences = tuple(split_sentences(first_person(statement)))
@@ -767,6 +824,7 @@ class GovernedMemoryService:
         scope: str,
         candidates: Sequence[Candidate],
         trigger: str,
+        event_order: Mapping[str, int],
     ) -> None:
         if not candidates:
             return
@@ -777,7 +835,7 @@ class GovernedMemoryService:
             (candidate, USER_SCOPE if candidate.belief_type in PORTABLE_TYPES else scope)
             for candidate in candidates
         ]
-        ledger = self._ledger(principal, targets)
+        ledger = self._ledger(principal, targets, session_id=session.id, event_order=event_order)
         for candidate, target_scope in targets:
             key = candidate_key(candidate)
             if key in rejected or (forgotten and key_digest(key) in forgotten):
@@ -804,12 +862,30 @@ class GovernedMemoryService:
                     )
                     for target in decision.targets:
                         self._supersede(tally, principal, session, ledger, target, formed, trigger)
+                case "conflict":
+                    self._conflict(
+                        tally,
+                        principal,
+                        session,
+                        ledger,
+                        candidate,
+                        target_scope,
+                        trigger,
+                        decision.targets,
+                    )
                 case "new":
                     self._form(tally, principal, session, ledger, candidate, target_scope, trigger)
                 case _:
                     assert_never(decision.kind)
 
-    def _ledger(self, principal: Principal, targets: Sequence[tuple[Candidate, str]]) -> Ledger:
+    def _ledger(
+        self,
+        principal: Principal,
+        targets: Sequence[tuple[Candidate, str]],
+        *,
+        session_id: str | None = None,
+        event_order: Mapping[str, int] | None = None,
+    ) -> Ledger:
         """The beliefs resolving ``targets`` (candidate, scope it forms at) can touch.
 
         Every rule reads beliefs of the candidate's type, in the scope it forms at, whose
@@ -818,6 +894,8 @@ class GovernedMemoryService:
         matching a candidate's subject by name or holding all of its words (which catches a
         stored subject differing only in trailing punctuation); the ledger's indexes narrow it.
         The search is repeated with a larger limit until it returns fewer rows than asked.
+        ``session_id`` and ``event_order`` (the window's event sequences) let the conflict rule
+        order a candidate against a belief of the same session.
         """
         subjects = sorted(
             {v for c, _ in targets for v in (collapse(c.subject), normalize_key(c.subject))}
@@ -834,7 +912,7 @@ class GovernedMemoryService:
         while True:
             found = self._storage.memories.search(query)
             if len(found) < query.limit:
-                return Ledger(found)
+                return Ledger(found, session_id=session_id, event_order=event_order)
             query = query.model_copy(update={"limit": query.limit * 4})
 
     def _form(
@@ -848,6 +926,7 @@ class GovernedMemoryService:
         trigger: str,
         *,
         supersedes: str | None = None,
+        conflicts_with: tuple[str, ...] = (),
     ) -> Belief:
         now = self._clock.now()
         belief = self._storage.memories.put(
@@ -871,6 +950,8 @@ class GovernedMemoryService:
                 created_at=now,
                 updated_at=now,
                 supersedes=supersedes,
+                conflicts_with=conflicts_with,
+                needs_review=bool(conflicts_with),
                 consolidation_policy_version=self.policy_version,
             )
         )
@@ -935,6 +1016,43 @@ class GovernedMemoryService:
             },
             tally,
         )
+
+    def _conflict(
+        self,
+        tally: _Tally,
+        principal: Principal,
+        session: Session,
+        ledger: Ledger,
+        candidate: Candidate,
+        scope: str,
+        trigger: str,
+        disputed_ids: Sequence[str],
+    ) -> None:
+        """Commit ``candidate`` flagged and linked both ways (``formation.conflicts``)."""
+        flagged = self._form(
+            tally,
+            principal,
+            session,
+            ledger,
+            candidate,
+            scope,
+            trigger,
+            conflicts_with=tuple(disputed_ids),
+        )
+        tally.conflicted += 1
+        disputed: list[Belief] = []
+        for belief_id in disputed_ids:
+            linked = self._storage.memories.update(
+                linked_back(ledger.get(belief_id), flagged.id, self._clock.now())
+            )
+            ledger.put(linked)
+            tally.touched(linked.id)
+            disputed.append(linked)
+        payload = confirmation_payload(
+            flagged, disputed, trigger=trigger, policy_version=self.policy_version
+        )
+        self._emit(principal, session.id, MEMORY_NEEDS_CONFIRMATION, payload, tally)
+        tally.confirmations_requested += 1
 
     def _supersede(
         self,
@@ -1007,6 +1125,19 @@ def _last_question(text: str) -> str | None:
     return questions[-1] if questions else None
 
 
+def _at_trust(candidate: Candidate, trust: Trust) -> Candidate:
+    """A grounded ``remember`` candidate at the authority ``trust`` gives: the user's own words
+    (``USER`` trust) form at ``USER`` authority; a statement received at memory trust (a model's
+    tool argument) stays ``AFFIRMED``, at no more than the maximum inferred confidence."""
+    if trust is Trust.USER:
+        return replace(candidate, authority=Authority.USER)
+    return replace(
+        candidate,
+        authority=Authority.AFFIRMED,
+        confidence=min(candidate.confidence, MAX_INFERRED_CONFIDENCE),
+    )
+
+
 def _session_scope(session: Session, requested: str | None) -> str:
     """The session's own formation scope; a requested scope must be that one."""
     derived = scope_for_project(session.metadata.project_scope)
@@ -1034,6 +1165,7 @@ def _formation_scope(scope: str) -> str:
 
 __all__ = [
     "MEMORY_FORMED",
+    "MEMORY_NEEDS_CONFIRMATION",
     "MEMORY_REINFORCED",
     "MEMORY_REJECTED",
     "MEMORY_SUPERSEDED",

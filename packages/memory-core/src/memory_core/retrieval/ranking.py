@@ -24,7 +24,9 @@ The pipeline, in order:
    second phrasing is demoted, not deleted, so a genuine second fact still renders.
 5. **Order.** Score descending, then store position descending (newer first), then id.
 6. **Collapse** exact duplicates (same type and normalized statement): the best-ranked stays.
-7. **Per-subject cap**: at most ``per_subject_cap`` beliefs per normalized subject.
+7. **Per-subject cap**: at most ``per_subject_cap`` beliefs per normalized subject; a conflict
+   partner of a belief already kept (linked through ``conflicts_with`` either way) bypasses
+   the cap, so two disputed statements surface together.
 8. **Budget**: seat beliefs under the item and token budgets (``select_within_budget``); what
    does not fit is dropped for budget.
 
@@ -278,17 +280,20 @@ def collapse_duplicates(ranked: Sequence[Belief]) -> tuple[list[Belief], list[Be
 
 
 def cap_per_subject(ranked: Sequence[Belief], cap: int) -> tuple[list[Belief], list[Belief]]:
-    """Keep at most ``cap`` beliefs per normalized subject, best-ranked first."""
+    """Keep at most ``cap`` beliefs per normalized subject, best-ranked first; a conflict
+    partner of a kept belief is kept past the cap."""
     counts: dict[str, int] = {}
     kept: list[Belief] = []
     capped: list[Belief] = []
+    partners: set[str] = set()
     for belief in ranked:
         subject = normalize_subject(belief.subject)
-        if counts.get(subject, 0) >= cap:
+        if counts.get(subject, 0) >= cap and belief.id not in partners:
             capped.append(belief)
         else:
             counts[subject] = counts.get(subject, 0) + 1
             kept.append(belief)
+            partners.update(belief.conflicts_with)
     return kept, capped
 
 

@@ -6,6 +6,10 @@ belief, joined by newlines with no trailing newline::
     Memory (retrieval@2, in_turn):
     [m:8f21a0c3] preference / answer style: User prefers concise answers.
 
+A belief in a conflict (``conflicts_with``) names its partners the way a user cites them::
+
+    [m:9d02b117] fact / admin: User is an admin. conflicts=[m:8f21a0c3]
+
 Whitespace inside a subject or statement (newlines included) is collapsed to single spaces, so
 one belief is always exactly one line and stored text can never forge a header or another
 belief's line. Nothing returned renders as the empty string.
@@ -16,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_core.domain import Belief, RecallMoment
+from memory_core.ids import short_id
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.tokenizer import estimate_tokens
 
@@ -30,11 +35,16 @@ def render_header(moment: RecallMoment, policy_version: str = RETRIEVAL_POLICY) 
 
 
 def render_line(belief: Belief) -> str:
-    """One belief: ``[m:<short id>] <type> / <subject>: <statement>``."""
-    return (
+    """One belief: ``[m:<short id>] <type> / <subject>: <statement>``, then
+    `` conflicts=[m:<short id>, ...]`` when it is linked to beliefs it conflicts with."""
+    line = (
         f"[m:{belief.short_id}] {belief.belief_type.value} / "
         f"{_one_line(belief.subject)}: {_one_line(belief.statement)}"
     )
+    if belief.conflicts_with:
+        links = ", ".join(f"m:{short_id(b)}" for b in belief.conflicts_with)
+        line = f"{line} conflicts=[{links}]"
+    return line
 
 
 def render_block(

@@ -28,7 +28,9 @@ scopes, so isolation holds before any ranking happens):
    matched: recency orders them but never adds a belief the turn does not touch, and a turn
    with nothing to search for (only stopwords) reads nothing and recalls nothing.
 3. **Policy (``blocked``).** A live candidate is withheld, and its id recorded in
-   ``blocked``, when it is flagged ``needs_review`` (awaiting the user's confirmation) or
+   ``blocked``, when it is flagged ``needs_review`` (awaiting the user's confirmation) and is
+   not a conflict partner (a conflicted belief surfaces beside the belief it disputes, its
+   link rendered as ``conflicts=[m:xxxxxxxx]``), or
    already names a successor (``superseded_by`` set while its status still reads live).
    Rejected, superseded, expired and retired beliefs are never read at all: the status
    predicate runs in the store, beside the principal and scope predicates, so a rejected
@@ -518,7 +520,10 @@ def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
 
 
 def _withheld(belief: Belief) -> bool:
-    return belief.needs_review or belief.superseded_by is not None
+    # A conflict's flagged belief surfaces beside its partner (its link is rendered); a belief
+    # flagged for review for any other reason is withheld.
+    flagged = belief.needs_review and not belief.conflicts_with
+    return flagged or belief.superseded_by is not None
 
 
 def _traced(belief: Belief) -> TracedBelief:

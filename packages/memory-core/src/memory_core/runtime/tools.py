@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from memory_core.domain import Event, Principal
+from memory_core.domain import Event, Principal, Trust
 from memory_core.errors import UsageError
 from memory_core.formation.hazards import screen_turn
 from memory_core.ids import short_id
@@ -121,8 +121,10 @@ class Rememberer(Protocol):
         session_id: str,
         source_event_id: str,
         principal: Principal | None = None,
+        trust: Trust = Trust.USER,
     ) -> ConsolidationResult:
-        """Form ``statement`` through governed formation and report what changed.
+        """Form ``statement`` through governed formation and report what changed; ``trust``
+        is how the statement arrived (``MEMORY``: a model's tool argument, formed AFFIRMED).
 
         Raises:
             UsageError: the source is not a user message of the principal's session.
@@ -208,6 +210,7 @@ class ToolExecutor:
                 session_id=context.session_id,
                 source_event_id=context.source_event_id,
                 principal=context.principal,
+                trust=Trust.MEMORY,  # a model wrote it: AFFIRMED, never USER authority
             )
         except UsageError as exc:
             return self._error(call, str(exc))

@@ -67,14 +67,22 @@ class WorkingState:
         raw = payload.get("facts", [])
         if not isinstance(raw, list):
             raise UsageError("a working_state.updated payload needs a 'facts' list")
-        facts = tuple(
-            Fact(
-                statement=str(item["statement"]),
-                source_event_ids=tuple(str(s) for s in item.get("source_event_ids", [])),
-            )
-            for item in raw
-        )
-        return cls(session_id=session_id, facts=facts)
+        return cls(session_id=session_id, facts=tuple(_fact(item, n) for n, item in enumerate(raw)))
+
+
+def _fact(item: JsonValue, index: int) -> Fact:
+    """One ``facts[index]`` entry: a mapping with a string ``statement`` and, optionally, a
+    list of string ``source_event_ids``."""
+    where = f"working_state.updated facts[{index}]"
+    if not isinstance(item, dict):
+        raise UsageError(f"{where} must be an object with 'statement' and 'source_event_ids'")
+    statement = item.get("statement")
+    if not isinstance(statement, str):
+        raise UsageError(f"{where}.statement must be a string")
+    sources = item.get("source_event_ids", [])
+    if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+        raise UsageError(f"{where}.source_event_ids must be a list of event id strings")
+    return Fact(statement=statement, source_event_ids=tuple(str(s) for s in sources))
 
 
 class WorkingStateService:
