@@ -38,6 +38,9 @@ def _app(storage: Storage, principal: Principal = ALICE, namespace: str = "memor
 
 
 def _say(app: Composition, *texts: str) -> str:
+    """One session saying ``texts``, a minute after the last: later sessions are later
+    instants, so a change of mind supersedes (an unordered one would conflict)."""
+    app.advance(60)
     session = app.sessions.create()
     for text in texts:
         app.sessions.record_user_message(session.id, text)
