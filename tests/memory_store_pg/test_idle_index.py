@@ -168,3 +168,24 @@ def test_migration_0003_narrows_the_idle_index_to_the_eligibility_predicate(
     assert (result.before, result.after) == ("0002", "0003")
     after, wanted = _predicate_of(postgres_url, scratch_schema)
     assert after == wanted
+
+
+def test_the_principal_listing_walks_the_idle_index_in_key_order(
+    seeded: PostgresStorage,
+) -> None:
+    cut = T0 + timedelta(days=400)
+    statement, parameters = _statement(
+        seeded, lambda: seeded.memories.list_principals_with_idle(cut, 2, after=PRINCIPALS[0])
+    )
+    with seeded.engine.begin() as connection:
+        plan = connection.exec_driver_sql(
+            "EXPLAIN (ANALYZE, FORMAT JSON) " + statement, parameters
+        ).scalar_one()
+    (scan,) = _scans(plan)
+    assert scan["Node Type"] in ("Index Scan", "Index Only Scan")
+    assert scan["Index Name"] == "ix_memories_principal_idle"
+    assert "Sort" not in str(plan)  # the index order is the listing's order
+    assert seeded.memories.list_principals_with_idle(cut, 2, after=PRINCIPALS[0]) == [
+        PRINCIPALS[1],
+        PRINCIPALS[2],
+    ]

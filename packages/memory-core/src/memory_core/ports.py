@@ -201,6 +201,17 @@ class MemoryStore(Protocol):
         """
         ...
 
+    def list_principals_with_idle(
+        self, evidence_before: datetime, limit: int, *, after: Principal | None = None
+    ) -> list[Principal]:
+        """Principals owning a decay-eligible belief last evidenced at or before the instant.
+
+        The one cross-principal read, for the maintenance worker: ordered by
+        ``(tenant_id, principal_id)``, strictly after ``after`` when given (a page cursor),
+        at most ``limit``. Every read of a principal's beliefs stays principal-scoped.
+        """
+        ...
+
     def head_position(self, principal: Principal) -> int:
         """The newest store position the principal has written (any status); 0 if none."""
         ...

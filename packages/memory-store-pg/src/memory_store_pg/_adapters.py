@@ -48,6 +48,7 @@ from memory_store_pg._queries import (
     event_page_statement,
     expire_statement,
     head_position_statement,
+    idle_principals_statement,
     idle_statement,
     insert_unless_exists,
     list_statement,
@@ -567,6 +568,22 @@ class PostgresMemoryStore:
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(statement).mappings().all()
         return [to_record(Belief, row) for row in rows]
+
+    def list_principals_with_idle(
+        self, evidence_before: datetime, limit: int, *, after: Principal | None = None
+    ) -> list[Principal]:
+        """Principals owning a decay-eligible belief evidenced at or before the instant.
+
+        Ordered by ``(tenant_id, principal_id)`` under the ``"C"`` collation, strictly after
+        ``after``, at most ``limit`` (the maintenance worker's cross-principal listing).
+        """
+        instant = require_aware(evidence_before, "evidence_before")
+        statement = idle_principals_statement(
+            instant, _check_limit(limit, "list_principals_with_idle"), after
+        )
+        with self._db.connect(None, write=False) as connection:
+            rows = connection.execute(statement).all()
+        return [Principal(str(tenant), str(principal)) for tenant, principal in rows]
 
     def head_position(self, principal: Principal) -> int:
         """The newest store position the principal has written (any status); 0 if none."""

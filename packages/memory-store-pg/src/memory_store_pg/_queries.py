@@ -177,6 +177,33 @@ def idle_statement(
     )
 
 
+def idle_principals_statement(
+    evidence_before: datetime, limit: int, after: Principal | None
+) -> sa.Select[Any]:
+    """Principals with a decay-eligible row evidenced at or before the instant, in key order.
+
+    The maintenance worker's one cross-principal read: a scan of ``ix_memories_principal_idle``
+    (whose predicate the query repeats, and whose leading columns are the sort key), past the
+    ``after`` cursor, de-duplicated in index order and stopped after ``limit`` principals.
+    """
+    conditions: list[ColumnElement[bool] | sa.TextClause] = [
+        sa.text(IDLE_SQL_PREDICATE),
+        memories.c.last_evidence_at <= evidence_before,
+    ]
+    if after is not None:
+        conditions.append(
+            sa.tuple_(memories.c.tenant_id, memories.c.principal_id)
+            > sa.tuple_(sa.literal(after.tenant_id), sa.literal(after.principal_id))
+        )
+    return (
+        sa.select(memories.c.tenant_id, memories.c.principal_id)
+        .where(*conditions)
+        .group_by(memories.c.tenant_id, memories.c.principal_id)
+        .order_by(memories.c.tenant_id, memories.c.principal_id)
+        .limit(limit)
+    )
+
+
 def event_page_statement(
     principal: Principal,
     *,

@@ -541,6 +541,26 @@ class InMemoryMemoryStore:
         rows.sort(key=lambda b: (b.last_evidence_at, b.store_position))
         return rows[:limit]
 
+    def list_principals_with_idle(
+        self, evidence_before: datetime, limit: int, *, after: Principal | None = None
+    ) -> list[Principal]:
+        """Principals owning a decay-eligible belief evidenced at or before the instant.
+
+        Ordered by ``(tenant_id, principal_id)`` (code point order, as PostgreSQL's ``"C"``
+        collation sorts), strictly after ``after``, at most ``limit``.
+        """
+        evidence_before = require_aware(evidence_before, "evidence_before")
+        _check_limit(limit, "list_principals_with_idle")
+        floor = None if after is None else _key(after)
+        with self._lock:
+            keys = sorted(
+                key
+                for key, owned in self._by_principal.items()
+                if (floor is None or key > floor)
+                and any(is_idle(b, evidence_before=evidence_before) for b in owned.values())
+            )
+        return [Principal(tenant, principal) for tenant, principal in keys[:limit]]
+
     def head_position(self, principal: Principal) -> int:
         """The newest position the principal has written; 0 if none."""
         with self._lock:
