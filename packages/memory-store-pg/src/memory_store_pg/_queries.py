@@ -179,29 +179,36 @@ def idle_statement(
 
 def idle_principals_statement(
     evidence_before: datetime, limit: int, after: Principal | None
-) -> sa.Select[Any]:
+) -> sa.TextClause:
     """Principals with a decay-eligible row evidenced at or before the instant, in key order.
 
-    The maintenance worker's one cross-principal read: a scan of ``ix_memories_principal_idle``
-    (whose predicate the query repeats, and whose leading columns are the sort key), past the
-    ``after`` cursor, de-duplicated in index order and stopped after ``limit`` principals.
+    The maintenance worker's one cross-principal read, as a loose index scan of
+    ``ix_memories_principal_idle`` (whose predicate the query repeats, and whose leading
+    columns are the sort key): each step of the recursive query descends the index once to the
+    next principal past the previous one that has such a row, so a page costs one index probe
+    per principal rather than a read of every eligible row the principals own.
     """
-    conditions: list[ColumnElement[bool] | sa.TextClause] = [
-        sa.text(IDLE_SQL_PREDICATE),
-        memories.c.last_evidence_at <= evidence_before,
-    ]
-    if after is not None:
-        conditions.append(
-            sa.tuple_(memories.c.tenant_id, memories.c.principal_id)
-            > sa.tuple_(sa.literal(after.tenant_id), sa.literal(after.principal_id))
-        )
-    return (
-        sa.select(memories.c.tenant_id, memories.c.principal_id)
-        .where(*conditions)
-        .group_by(memories.c.tenant_id, memories.c.principal_id)
-        .order_by(memories.c.tenant_id, memories.c.principal_id)
-        .limit(limit)
+    step = (
+        "SELECT m.tenant_id, m.principal_id FROM memories m "
+        f"WHERE {IDLE_SQL_PREDICATE} AND m.last_evidence_at <= :cut{{cursor}} "
+        "ORDER BY m.tenant_id, m.principal_id LIMIT 1"
     )
+    first = step.format(
+        cursor="" if after is None else " AND (m.tenant_id, m.principal_id) > (:tenant, :principal)"
+    )
+    following = step.format(
+        cursor=" AND (m.tenant_id, m.principal_id) > (p.tenant_id, p.principal_id)"
+    )
+    sql = (
+        f"WITH RECURSIVE p (tenant_id, principal_id) AS (({first}) UNION ALL "
+        f"SELECT n.tenant_id, n.principal_id FROM p CROSS JOIN LATERAL ({following}) n) "
+        "SELECT tenant_id, principal_id FROM p LIMIT :limit"
+    )
+    params: dict[str, Any] = {"limit": limit}
+    if after is not None:
+        params.update(tenant=after.tenant_id, principal=after.principal_id)
+    cut = sa.bindparam("cut", evidence_before, type_=sa.DateTime(timezone=True))
+    return sa.text(sql).bindparams(cut, **params)
 
 
 def event_page_statement(
