@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from memory_core import (
+    Authority,
     Belief,
     BeliefStatus,
     BeliefType,
@@ -367,6 +369,8 @@ def test_list_idle_returns_live_beliefs_least_recently_evidenced_first(
     def day(n: int) -> datetime:
         return t0 + timedelta(days=n)
 
+    make_belief = functools.partial(make_belief, authority=Authority.INFERRED, confidence=0.6)
+
     mid = storage.memories.put(make_belief(alice, evidenced_at=day(5)))
     oldest = storage.memories.put(
         make_belief(alice, evidenced_at=day(1), status=BeliefStatus.PROVISIONAL)
@@ -386,6 +390,7 @@ def test_list_idle_returns_live_beliefs_least_recently_evidenced_first(
 def test_list_idle_orders_by_evidence_not_by_position(
     storage: Storage, make_belief: MakeBelief, alice: Principal, t0: datetime
 ) -> None:
+    make_belief = functools.partial(make_belief, authority=Authority.INFERRED, confidence=0.6)
     recent = storage.memories.put(make_belief(alice, evidenced_at=t0 + timedelta(days=3)))
     stale = storage.memories.put(make_belief(alice, evidenced_at=t0))
     # touching a stale belief without new evidence gives it a fresh position, not freshness

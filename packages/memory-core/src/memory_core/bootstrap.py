@@ -195,7 +195,7 @@ class Composition:
             clock=self.clock,
             sessions=self.sessions,
             decayer=self.memory.service,
-            decay_principals=(self.principal,),
+            profiles=self.profiles,
             formation=self.profiles.formation,
         )
 

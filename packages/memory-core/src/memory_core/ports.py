@@ -6,7 +6,7 @@ adapter (``memory_store_pg``); one contract test suite runs against both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
@@ -184,9 +184,33 @@ class MemoryStore(Protocol):
         ...
 
     def list_idle(
-        self, principal: Principal, evidence_before: datetime, limit: int
+        self,
+        principal: Principal,
+        evidence_before: datetime,
+        limit: int,
+        *,
+        type_evidence_before: Mapping[str, datetime] | None = None,
+        touched_before: datetime | None = None,
     ) -> list[Belief]:
-        """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+        """The principal's decay-eligible beliefs, least recently evidenced first, capped.
+
+        Only rows passing ``memory_core.idle.is_idle`` with these arguments: live, not a user
+        statement, PROVISIONAL or at most the inferred ceiling, last evidenced at or before
+        ``evidence_before`` (and its type's ``type_evidence_before`` instant, if any), and,
+        when ``touched_before`` is given, last updated and last cited at or before it. Ties on
+        ``last_evidence_at`` go by store position.
+        """
+        ...
+
+    def list_principals_with_idle(
+        self, evidence_before: datetime, limit: int, *, after: Principal | None = None
+    ) -> list[Principal]:
+        """Principals owning a decay-eligible belief last evidenced at or before the instant.
+
+        The one cross-principal read, for the maintenance worker: ordered by
+        ``(tenant_id, principal_id)``, strictly after ``after`` when given (a page cursor),
+        at most ``limit``. Every read of a principal's beliefs stays principal-scoped.
+        """
         ...
 
     def head_position(self, principal: Principal) -> int:

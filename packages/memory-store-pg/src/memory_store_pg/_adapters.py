@@ -12,7 +12,7 @@ reaches a row, exactly as the reference tier refuses it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import NoReturn
 
@@ -48,6 +48,7 @@ from memory_store_pg._queries import (
     event_page_statement,
     expire_statement,
     head_position_statement,
+    idle_principals_statement,
     idle_statement,
     insert_unless_exists,
     list_statement,
@@ -536,14 +537,53 @@ class PostgresMemoryStore:
         return [to_record(Belief, row) for row in rows]
 
     def list_idle(
-        self, principal: Principal, evidence_before: datetime, limit: int
+        self,
+        principal: Principal,
+        evidence_before: datetime,
+        limit: int,
+        *,
+        type_evidence_before: Mapping[str, datetime] | None = None,
+        touched_before: datetime | None = None,
     ) -> list[Belief]:
-        """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+        """Decay-eligible beliefs (``memory_core.idle.is_idle``), least recently evidenced first."""
         instant = require_aware(evidence_before, "evidence_before")
-        statement = idle_statement(principal, instant, _check_limit(limit, "list_idle"))
+        cuts = (
+            None
+            if type_evidence_before is None
+            else {
+                str(t): require_aware(at, f"type_evidence_before[{t!s}]")
+                for t, at in type_evidence_before.items()
+            }
+        )
+        touched = (
+            None if touched_before is None else require_aware(touched_before, "touched_before")
+        )
+        statement = idle_statement(
+            principal,
+            instant,
+            _check_limit(limit, "list_idle"),
+            type_evidence_before=cuts,
+            touched_before=touched,
+        )
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(statement).mappings().all()
         return [to_record(Belief, row) for row in rows]
+
+    def list_principals_with_idle(
+        self, evidence_before: datetime, limit: int, *, after: Principal | None = None
+    ) -> list[Principal]:
+        """Principals owning a decay-eligible belief evidenced at or before the instant.
+
+        Ordered by ``(tenant_id, principal_id)`` under the ``"C"`` collation, strictly after
+        ``after``, at most ``limit`` (the maintenance worker's cross-principal listing).
+        """
+        instant = require_aware(evidence_before, "evidence_before")
+        statement = idle_principals_statement(
+            instant, _check_limit(limit, "list_principals_with_idle"), after
+        )
+        with self._db.connect(None, write=False) as connection:
+            rows = connection.execute(statement).all()
+        return [Principal(str(tenant), str(principal)) for tenant, principal in rows]
 
     def head_position(self, principal: Principal) -> int:
         """The newest store position the principal has written (any status); 0 if none."""

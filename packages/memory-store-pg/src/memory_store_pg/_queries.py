@@ -14,7 +14,8 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
-from memory_core.domain import LIVE_STATUSES, BeliefStatus, Principal, RecallQuery
+from memory_core.domain import BeliefStatus, Principal, RecallQuery
+from memory_core.idle import IDLE_SQL_PREDICATE
 from memory_core.tokenizer import normalize_subject, tokenize
 from memory_store_pg._rows import bind
 from memory_store_pg._schema import (
@@ -134,18 +135,80 @@ def search_statement(query: RecallQuery) -> sa.Select[Any] | None:
     )
 
 
-def idle_statement(principal: Principal, evidence_before: datetime, limit: int) -> sa.Select[Any]:
-    """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+def idle_statement(
+    principal: Principal,
+    evidence_before: datetime,
+    limit: int,
+    *,
+    type_evidence_before: Mapping[str, datetime] | None = None,
+    touched_before: datetime | None = None,
+) -> sa.Select[Any]:
+    """Decay-eligible beliefs (``memory_core.idle.is_idle``), least recently evidenced first.
+
+    The static half of the rule is :data:`~memory_core.idle.IDLE_SQL_PREDICATE` verbatim, the
+    predicate of the partial index ``ix_memories_principal_idle``, so the planner can prove the
+    index serves the query (even in a generic plan); the range scan runs in
+    ``last_evidence_at`` order, applies the per-type and touched cuts as filters, and stops
+    after ``limit`` eligible rows.
+    """
+    conditions: list[ColumnElement[bool] | sa.TextClause] = [
+        owned_by(memories, principal),
+        sa.text(IDLE_SQL_PREDICATE),
+        memories.c.last_evidence_at <= evidence_before,
+    ]
+    if type_evidence_before:
+        instant = sa.DateTime(timezone=True)
+        per_type = sa.case(
+            {str(t): sa.literal(at, instant) for t, at in sorted(type_evidence_before.items())},
+            value=memories.c.belief_type,
+            else_=sa.literal(evidence_before, instant),
+        )
+        conditions.append(memories.c.last_evidence_at <= per_type)
+    if touched_before is not None:
+        conditions.append(memories.c.updated_at <= touched_before)
+        conditions.append(
+            sa.or_(memories.c.last_used_at.is_(None), memories.c.last_used_at <= touched_before)
+        )
     return (
         sa.select(*BELIEF_COLUMNS)
-        .where(
-            owned_by(memories, principal),
-            constant_in(memories.c.status, (s.value for s in LIVE_STATUSES)),
-            memories.c.last_evidence_at <= evidence_before,
-        )
+        .where(*conditions)
         .order_by(memories.c.last_evidence_at, memories.c.store_position)
         .limit(limit)
     )
+
+
+def idle_principals_statement(
+    evidence_before: datetime, limit: int, after: Principal | None
+) -> sa.TextClause:
+    """Principals with a decay-eligible row evidenced at or before the instant, in key order.
+
+    The maintenance worker's one cross-principal read, as a loose index scan of
+    ``ix_memories_principal_idle`` (whose predicate the query repeats, and whose leading
+    columns are the sort key): each step of the recursive query descends the index once to the
+    next principal past the previous one that has such a row, so a page costs one index probe
+    per principal rather than a read of every eligible row the principals own.
+    """
+    step = (
+        "SELECT m.tenant_id, m.principal_id FROM memories m "
+        f"WHERE {IDLE_SQL_PREDICATE} AND m.last_evidence_at <= :cut{{cursor}} "
+        "ORDER BY m.tenant_id, m.principal_id LIMIT 1"
+    )
+    first = step.format(
+        cursor="" if after is None else " AND (m.tenant_id, m.principal_id) > (:tenant, :principal)"
+    )
+    following = step.format(
+        cursor=" AND (m.tenant_id, m.principal_id) > (p.tenant_id, p.principal_id)"
+    )
+    sql = (
+        f"WITH RECURSIVE p (tenant_id, principal_id) AS (({first}) UNION ALL "
+        f"SELECT n.tenant_id, n.principal_id FROM p CROSS JOIN LATERAL ({following}) n) "
+        "SELECT tenant_id, principal_id FROM p LIMIT :limit"
+    )
+    params: dict[str, Any] = {"limit": limit}
+    if after is not None:
+        params.update(tenant=after.tenant_id, principal=after.principal_id)
+    cut = sa.bindparam("cut", evidence_before, type_=sa.DateTime(timezone=True))
+    return sa.text(sql).bindparams(cut, **params)
 
 
 def event_page_statement(

@@ -14,8 +14,10 @@ Indexes and the query each one serves:
     the same over every row: ``head_position``, ``list_beliefs`` and as-of / include-superseded
     searches that ask for non-live statuses.
 ``ix_memories_principal_idle``
-    ``(tenant_id, principal_id, last_evidence_at, store_position)`` over live rows:
-    ``list_idle``, least recently evidenced first (the decay sweep's window).
+    ``(tenant_id, principal_id, last_evidence_at, store_position)`` over decay-eligible rows
+    (``memory_core.idle.IDLE_SQL_PREDICATE``: live, not USER, PROVISIONAL or at most the
+    inferred ceiling): ``list_idle``, least recently evidenced first (the decay sweep's
+    window), which therefore never reads a user statement (migration 0003).
 ``ix_memories_lexical``
     GIN over ``lexical``, the stored ``to_tsvector('simple', subject || ' ' || statement)``:
     the any-term lexical arm.
@@ -39,6 +41,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
 from memory_core.domain import LIVE_STATUSES, Authority, BeliefStatus, BeliefType, Polarity, Trust
+from memory_core.idle import IDLE_SQL_PREDICATE
 
 metadata = sa.MetaData()
 """All tables of the memory store."""
@@ -223,7 +226,7 @@ sa.Index(
     memories.c.principal_id,
     memories.c.last_evidence_at,
     memories.c.store_position,
-    postgresql_where=sa.text(_LIVE_PREDICATE),
+    postgresql_where=sa.text(IDLE_SQL_PREDICATE),
 )
 sa.Index(
     "ix_memories_principal_subject",

@@ -2,8 +2,12 @@
 
 Decay is a sweep, not a read-time discount. :func:`decay_sweep` reads the principal's idle
 window through ``MemoryStore.list_idle`` (least recently evidenced first, cut at the shortest
-``retrieval.decay_tau_days`` any type carries, bounded by ``formation.decay.max_per_sweep``)
-and, for every **eligible** belief in it, takes ``formation.decay.step`` of confidence:
+``retrieval.decay_tau_days`` any type carries and at each type's own, bounded by
+``formation.decay.max_per_sweep``). The store returns **eligible** beliefs only
+(``memory_core.idle.is_idle``), so the bounded window is never filled with rows the sweep
+cannot change (user statements, the bulk of a principal's oldest rows) and eligible beliefs
+behind them are reached. For every eligible belief it takes ``formation.decay.step`` of
+confidence:
 
 * eligible = live; not a user statement (``Authority.USER``); PROVISIONAL, or at most the
   highest confidence formation gives an inference (:data:`MAX_INFERRED_CONFIDENCE`); last
@@ -30,7 +34,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from memory_core.clock import Clock
-from memory_core.domain import Authority, Belief, BeliefStatus, Event, Principal, Trust
+from memory_core.domain import Belief, BeliefStatus, Event, Principal, Trust
+from memory_core.idle import MAX_INFERRED_CONFIDENCE, is_idle
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
@@ -39,11 +44,6 @@ MEMORY_DECAYED = "memory.decayed"
 MEMORY_RETIRED = "memory.retired"
 DECAY_ACTOR = "memory"
 DECAY_TRIGGER = "decay_sweep"
-
-MAX_INFERRED_CONFIDENCE = 0.7
-"""The highest confidence formation assigns an inference (the provider extractor's
-``PROVIDER_CANDIDATE_CONFIDENCE``; a test keeps them equal). A live belief above it (a user
-statement, 0.9) is never decayed unless it is PROVISIONAL."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,22 +61,23 @@ class DecayResult:
     retired: int
 
 
+def idle_cuts(
+    *, now: datetime, profiles: MemoryProfiles, interval: timedelta
+) -> tuple[datetime, dict[str, datetime], datetime]:
+    """``list_idle``'s arguments at ``now``: (shortest-tau cut, per-type cuts, touched cut)."""
+    taus = profiles.retrieval.decay_tau_days.model_dump()
+    by_type = {str(t): now - timedelta(days=float(tau)) for t, tau in taus.items()}
+    return max(by_type.values()), by_type, now - interval
+
+
 def is_eligible(
     belief: Belief, *, now: datetime, profiles: MemoryProfiles, interval: timedelta
 ) -> bool:
     """Whether ``belief`` loses confidence in a sweep at ``now`` (see the module docstring)."""
-    if not belief.is_live or belief.authority is Authority.USER:
-        return False
-    if belief.status is not BeliefStatus.PROVISIONAL and (
-        belief.confidence > MAX_INFERRED_CONFIDENCE
-    ):
-        return False
-    tau = timedelta(days=profiles.retrieval.decay_tau_days.for_type(belief.belief_type))
-    if now - belief.last_evidence_at < tau:
-        return False
-    if belief.last_used_at is not None and now - belief.last_used_at < interval:
-        return False  # cited within the window: usage resists decay (it never renews evidence)
-    return now - belief.updated_at >= interval
+    cut, by_type, touched = idle_cuts(now=now, profiles=profiles, interval=interval)
+    return is_idle(
+        belief, evidence_before=cut, type_evidence_before=by_type, touched_before=touched
+    )
 
 
 def decay_sweep(
@@ -91,15 +92,22 @@ def decay_sweep(
     """Run one decay sweep over ``principal``'s idle beliefs at the clock's instant."""
     now = clock.now()
     formation = profiles.formation
-    taus = profiles.retrieval.decay_tau_days.model_dump().values()
-    cut = now - timedelta(days=min(taus))
     interval = timedelta(seconds=formation.scheduled_interval_seconds)
+    cut, by_type, touched = idle_cuts(now=now, profiles=profiles, interval=interval)
     decayed = retired = 0
     with storage.unit_of_work():
-        window = storage.memories.list_idle(principal, cut, formation.decay.max_per_sweep)
+        window = storage.memories.list_idle(
+            principal,
+            cut,
+            formation.decay.max_per_sweep,
+            type_evidence_before=by_type,
+            touched_before=touched,
+        )
         for belief in window:
-            if not is_eligible(belief, now=now, profiles=profiles, interval=interval):
-                continue
+            if not is_idle(
+                belief, evidence_before=cut, type_evidence_before=by_type, touched_before=touched
+            ):
+                continue  # the store filters on the same rule; a stale row is skipped, not changed
             confidence = max(0.0, round(belief.confidence - formation.decay.step, 9))
             if confidence < formation.decay.floor_confidence:
                 changed = storage.memories.update(
@@ -151,5 +159,6 @@ __all__ = [
     "MEMORY_RETIRED",
     "DecayResult",
     "decay_sweep",
+    "idle_cuts",
     "is_eligible",
 ]

@@ -11,7 +11,7 @@ import bisect
 import functools
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TypeVar
@@ -20,7 +20,6 @@ from pydantic import BaseModel
 
 from memory_core.clock import require_aware
 from memory_core.domain import (
-    LIVE_STATUSES,
     Belief,
     BeliefStatus,
     Event,
@@ -37,6 +36,7 @@ from memory_core.errors import (
     SessionClosedError,
     UsageError,
 )
+from memory_core.idle import is_idle
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
 from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
 
@@ -513,24 +513,65 @@ class InMemoryMemoryStore:
         return hits[: query.limit]
 
     def list_idle(
-        self, principal: Principal, evidence_before: datetime, limit: int
+        self,
+        principal: Principal,
+        evidence_before: datetime,
+        limit: int,
+        *,
+        type_evidence_before: Mapping[str, datetime] | None = None,
+        touched_before: datetime | None = None,
     ) -> list[Belief]:
-        """Live beliefs last evidenced at or before the instant, least recently evidenced first."""
+        """Decay-eligible beliefs (``memory_core.idle.is_idle``), least recently evidenced first."""
         evidence_before = require_aware(evidence_before, "evidence_before")
+        cuts = _aware_cuts(type_evidence_before)
+        if touched_before is not None:
+            touched_before = require_aware(touched_before, "touched_before")
         _check_limit(limit, "list_idle")
         with self._lock:
             rows = [
                 b
                 for b in self._by_principal.get(_key(principal), {}).values()
-                if b.status in LIVE_STATUSES and b.last_evidence_at <= evidence_before
+                if is_idle(
+                    b,
+                    evidence_before=evidence_before,
+                    type_evidence_before=cuts,
+                    touched_before=touched_before,
+                )
             ]
         rows.sort(key=lambda b: (b.last_evidence_at, b.store_position))
         return rows[:limit]
+
+    def list_principals_with_idle(
+        self, evidence_before: datetime, limit: int, *, after: Principal | None = None
+    ) -> list[Principal]:
+        """Principals owning a decay-eligible belief evidenced at or before the instant.
+
+        Ordered by ``(tenant_id, principal_id)`` (code point order, as PostgreSQL's ``"C"``
+        collation sorts), strictly after ``after``, at most ``limit``.
+        """
+        evidence_before = require_aware(evidence_before, "evidence_before")
+        _check_limit(limit, "list_principals_with_idle")
+        floor = None if after is None else _key(after)
+        with self._lock:
+            keys = sorted(
+                key
+                for key, owned in self._by_principal.items()
+                if (floor is None or key > floor)
+                and any(is_idle(b, evidence_before=evidence_before) for b in owned.values())
+            )
+        return [Principal(tenant, principal) for tenant, principal in keys[:limit]]
 
     def head_position(self, principal: Principal) -> int:
         """The newest position the principal has written; 0 if none."""
         with self._lock:
             return self._head.get(_key(principal), 0)
+
+
+def _aware_cuts(cuts: Mapping[str, datetime] | None) -> dict[str, datetime] | None:
+    """``type_evidence_before`` with every instant checked timezone-aware."""
+    if cuts is None:
+        return None
+    return {str(t): require_aware(at, f"type_evidence_before[{t!s}]") for t, at in cuts.items()}
 
 
 def _insert_in_position_order(owned: dict[str, Belief], belief: Belief) -> None:
