@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from memory_core import (
+    Authority,
     Belief,
     Event,
     Principal,
@@ -156,7 +157,8 @@ def test_an_erasure_inside_a_failed_unit_of_work_is_undone(
     make_rejection: Callable[..., Rejection],
     alice: Principal,
 ) -> None:
-    belief = storage.memories.put(make_belief(alice))
+    # an inference, so the idle index (decay-eligible rows only) holds it too
+    belief = storage.memories.put(make_belief(alice, authority=Authority.INFERRED, confidence=0.6))
     event = storage.events.append(make_event(alice))
     trace = storage.traces.record(make_trace(alice))
     rejection = make_rejection(alice, belief_id=belief.id)

@@ -86,7 +86,7 @@ def test_one_worker_decays_every_principal_with_eligible_beliefs(
     storage: Storage, make_belief: MakeBelief, new_tenant: Callable[[], str]
 ) -> None:
     p = _seed(storage, make_belief, new_tenant())
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=p["a"], storage=storage, fixed_clock_at=T0, sequential_ids=True)
     app.advance(31 * DAY)
     before = {name: storage.memories.list_beliefs(principal) for name, principal in p.items()}
     report = app.maintenance_factory().run_once()  # the composition's worker lists them all
@@ -125,7 +125,7 @@ def test_one_principals_failed_sweep_is_counted_and_logged_and_the_others_procee
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     p = _seed(storage, make_belief, new_tenant())
-    app = build(storage=storage, fixed_clock_at=T0, sequential_ids=True)
+    app = build(principal=p["a"], storage=storage, fixed_clock_at=T0, sequential_ids=True)
     app.advance(31 * DAY)
     decayer = _FailingFor(app.memory.service, p["d"])
     worker = MaintenanceWorker(
