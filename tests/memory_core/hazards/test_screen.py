@@ -5,11 +5,9 @@ from __future__ import annotations
 import string
 
 from _support.hazard_world import compose, live_turns
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_core import Storage
-from memory_core.formation._text import sentence_spans as shared_sentence_spans
 from memory_core.formation.hazards import (
     HAZARD_RULES,
     HazardKind,
@@ -20,7 +18,6 @@ from memory_core.formation.hazards import (
     screen_turn,
     ssn_valid,
 )
-from memory_core.formation.hazards._sentences import sentence_spans
 
 
 def test_the_skeleton_folds_width_format_characters_confusables_and_accents() -> None:
@@ -118,9 +115,3 @@ def test_remember_in_a_tainted_session_claims_no_authority(storage: Storage) -> 
 
 
 TEXT = st.text(alphabet=string.ascii_letters + " .!?\n\t'\")e", max_size=200)
-
-
-@settings(max_examples=300, deadline=None)
-@given(text=TEXT)
-def test_the_linear_splitter_gives_the_shared_splitter_spans(text: str) -> None:
-    assert sentence_spans(text) == shared_sentence_spans(text)

@@ -25,12 +25,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from memory_core.formation._text import Span
+from memory_core.formation._text import Span, sentence_spans
 from memory_core.formation.hazards._injections import INJECTION_RULES, claims_authority
 from memory_core.formation.hazards._normalize import matching_form, skeleton
 from memory_core.formation.hazards._rules import HazardKind, HazardRule, Shape
 from memory_core.formation.hazards._secrets import SECRET_RULES
-from memory_core.formation.hazards._sentences import sentence_spans
 
 HAZARD_RULES: tuple[HazardRule, ...] = SECRET_RULES + INJECTION_RULES
 """Every hazard rule, secrets first."""
