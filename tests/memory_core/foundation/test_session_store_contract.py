@@ -7,7 +7,16 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from memory_core import ConflictError, NotFoundError, Principal, Session, Storage, UsageError
+from memory_core import (
+    ConflictError,
+    NotFoundError,
+    Principal,
+    Session,
+    SessionKind,
+    SessionMetadata,
+    Storage,
+    UsageError,
+)
 
 MakeSession = Callable[..., Session]
 
@@ -22,6 +31,21 @@ def test_create_then_get_round_trips(
     assert loaded is not None
     assert loaded.metadata.project_scope == "orbit-app"
     assert loaded.is_open
+
+
+@pytest.mark.parametrize("kind", list(SessionKind))
+def test_a_sessions_kind_round_trips(
+    storage: Storage, make_session: MakeSession, alice: Principal, kind: SessionKind
+) -> None:
+    session = make_session(alice, metadata=SessionMetadata(project_scope="orbit-app", kind=kind))
+    storage.sessions.create(session)
+    loaded = storage.sessions.get(alice, session.id)
+    assert loaded == session
+    assert loaded is not None
+    assert loaded.metadata.kind is kind
+    closed = storage.sessions.close(alice, session.id, session.opened_at)
+    assert closed is not None
+    assert closed.metadata.kind is kind
 
 
 def test_get_is_principal_scoped(

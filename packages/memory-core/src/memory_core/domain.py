@@ -183,10 +183,24 @@ class Event(_Record):
         return Principal(self.tenant_id, self.principal_id)
 
 
+class SessionKind(StrEnum):
+    """Who a session serves; it picks the budget of the snapshot recalled at open.
+
+    ``interactive`` (the default) is a person in conversation and takes the context plan's
+    snapshot budget; ``async`` is a background or scheduled agent run and ``child`` a sub-agent
+    session spawned by another session, each taking its ``snapshot`` memory profile.
+    """
+
+    INTERACTIVE = "interactive"
+    ASYNC = "async"
+    CHILD = "child"
+
+
 class SessionMetadata(_Record):
     """Session metadata the memory subsystem reads."""
 
     project_scope: str | None = None
+    kind: SessionKind = SessionKind.INTERACTIVE
 
     @field_validator("project_scope")
     @classmethod

@@ -63,6 +63,23 @@ class SessionClosedError(UsageError):
         self.session_id = session_id
 
 
+class SessionKindError(UsageError):
+    """A session was opened with a ``metadata.kind`` that is not a known session kind.
+
+    Args:
+        kind: The refused value.
+        known: The known kinds, in the order they are documented.
+    """
+
+    def __init__(self, kind: object, known: tuple[str, ...]) -> None:
+        super().__init__(
+            f"session metadata.kind {kind!r} is not a session kind; use one of "
+            f"{', '.join(known)} (or leave it out for interactive); nothing was written"
+        )
+        self.kind = kind
+        self.known = known
+
+
 class AmbiguousIdError(UsageError):
     """A short id fits several of the principal's beliefs; ``candidates`` are their ids."""
 

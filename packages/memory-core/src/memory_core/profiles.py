@@ -139,7 +139,12 @@ class FormationProfile(_Profile):
 
 
 class SnapshotProfiles(_Profile):
-    """Snapshot budgets of non-interactive sessions (the interactive one is in plan.yaml)."""
+    """Snapshot budgets of non-interactive sessions (the interactive one is in plan.yaml).
+
+    ``SessionService.create`` recalls the snapshot of a session whose ``metadata.kind`` is
+    ``async`` (a background or scheduled run) or ``child`` (a sub-agent session) within the
+    budget of that kind.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 

@@ -1,9 +1,12 @@
 """``SessionService``: open sessions with a frozen memory snapshot, record messages, close them.
 
-Opening a session recalls the memory snapshot once (moment ``snapshot``, budget from the context
-plan), sets ``snapshot_id`` to its trace and ``snapshot_watermark`` to the principal's memory
-head position at that instant, and writes ``session.opened`` carrying the rendered snapshot
-block. That block is the frozen part of every model call's prefix for the whole session.
+Opening a session recalls the memory snapshot once (moment ``snapshot``), sets ``snapshot_id``
+to its trace and ``snapshot_watermark`` to the principal's memory head position at that instant,
+and writes ``session.opened`` carrying the rendered snapshot block and the session's kind. That
+block is the frozen part of every model call's prefix for the whole session. Its item and token
+budget follows the kind (``metadata.kind``, a :class:`~memory_core.domain.SessionKind`): an
+``interactive`` session (the default) takes the context plan's ``snapshot`` budget, an ``async``
+one ``profiles.snapshot.async`` and a ``child`` one ``profiles.snapshot.child``.
 
 Closing a session consolidates its unprocessed user messages through governed formation at the
 session's own scope (``project:<name>`` inside a project, else ``general``; portable beliefs
@@ -39,8 +42,8 @@ from pydantic import ValidationError
 
 from memory_core._config import validation_problems
 from memory_core.clock import Clock
-from memory_core.domain import Event, Principal, Session, SessionMetadata, Trust
-from memory_core.errors import NotFoundError, UsageError
+from memory_core.domain import Event, Principal, Session, SessionKind, SessionMetadata, Trust
+from memory_core.errors import NotFoundError, SessionKindError, UsageError
 from memory_core.ids import IdFactory
 from memory_core.policy import SESSION_IDLE_SECONDS
 from memory_core.ports import Storage
@@ -121,6 +124,18 @@ class SessionService:
         """The principal used when a call names none."""
         return self._principal
 
+    def snapshot_budget(self, kind: SessionKind = SessionKind.INTERACTIVE) -> Budget:
+        """The budget of the snapshot a session of ``kind`` recalls at open.
+
+        ``interactive``: the context plan's ``snapshot``; ``async`` and ``child``: the memory
+        profile's ``snapshot.async`` and ``snapshot.child``.
+        """
+        if kind is SessionKind.ASYNC:
+            return self._profiles.snapshot.async_
+        if kind is SessionKind.CHILD:
+            return self._profiles.snapshot.child
+        return self._snapshot_budget
+
     def create(
         self,
         principal: Principal | None = None,
@@ -133,9 +148,12 @@ class SessionService:
             principal: Whose session (the composition's principal when ``None``).
             agent: The agent the session belongs to.
             metadata: Session metadata; ``{"project_scope": "orbit-app"}`` places the session
-                in a project (``None`` or absent: no project).
+                in a project (``None`` or absent: no project), and ``{"kind": "async"}`` or
+                ``{"kind": "child"}`` marks a background run or a sub-agent session, whose
+                snapshot takes that kind's budget (absent: ``interactive``).
 
         Raises:
+            SessionKindError: ``metadata.kind`` is not a session kind (nothing is written).
             UsageError: the metadata has an unknown key or an invalid project name.
         """
         who = principal or self._principal
@@ -145,14 +163,15 @@ class SessionService:
         session_id = self._ids.new_id()
         now = self._clock.now()
         watermark = self._storage.memories.head_position(who)
+        budget = self.snapshot_budget(meta.kind)
         snapshot = self._recaller.recall(
             RecallRequest(
                 principal=who,
                 moment="snapshot",
                 project_scope=meta.project_scope,
                 session_id=session_id,
-                max_items=self._snapshot_budget.max_items,
-                max_tokens=self._snapshot_budget.max_tokens,
+                max_items=budget.max_items,
+                max_tokens=budget.max_tokens,
             )
         )
         session = self._storage.sessions.create(
@@ -184,6 +203,7 @@ class SessionService:
             trust=Trust.SYSTEM,
             payload={
                 "agent": agent,
+                "kind": meta.kind.value,
                 "project_scope": meta.project_scope,
                 "snapshot_id": snapshot.trace.trace_id,
                 "snapshot_watermark": watermark,
@@ -374,12 +394,17 @@ class SessionService:
             return SessionMetadata()
         if isinstance(metadata, SessionMetadata):
             return metadata
+        fields = dict(metadata)
+        kind = fields.get("kind", SessionKind.INTERACTIVE)
+        known = tuple(member.value for member in SessionKind)
+        if not isinstance(kind, str) or kind not in known:
+            raise SessionKindError(kind, known)
         try:
-            return SessionMetadata.model_validate(dict(metadata))
+            return SessionMetadata.model_validate(fields)
         except ValidationError as exc:
             raise UsageError(
                 f"invalid session metadata ({validation_problems(exc)}); "
-                "the known key is 'project_scope'"
+                "the known keys are 'project_scope' and 'kind'"
             ) from exc
 
 
