@@ -143,7 +143,13 @@ _HAVE = re.compile(
     _I + r"(?P<verb>have\s+got|have|own|got|(?:have\s+)?adopted)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
-_HAVE_DETERMINER = re.compile(r"^(?:a|an|two|three|four|five|one|several|some|my)\s", re.IGNORECASE)
+_HAVE_DETERMINER = re.compile(
+    r"^(?:a|an|two|three|four|five|one|several|some|my|lots\s+of|a\s+lot\s+of|plenty\s+of"
+    r"|tons\s+of|a\s+few|a\s+couple\s+of|many|so\s+many)\s",
+    re.IGNORECASE,
+)
+_STILL_HAVE = re.compile(r"^I\s+still\s+(?:have|own)\s+(?P<det>the|that|this|those|these)\s", re.I)
+"""``I still have the sweater ...``: a kept possession names its referent with ``the``."""
 
 
 def _rule_have(clause: str) -> list[_Proposal]:
@@ -160,13 +166,16 @@ def _rule_have(clause: str) -> list[_Proposal]:
     condition = _condition(raw)
     if condition is not None:
         return [_p(BeliefType.USER_MODEL_ATTR, "health", "has", condition, exclusive=False)]
-    if not _HAVE_DETERMINER.match(raw):
+    still = _STILL_HAVE.match(clause)
+    if not _HAVE_DETERMINER.match(raw) and still is None:
         return []
     relation = _relationship_from_have(raw)
     if relation is not None:
         return [relation]
     obj = _clean_object(raw)
     predicate = "owns" if verb == "own" else "has"
+    if still is not None:
+        predicate = f"still {predicate}"
     out: list[_Proposal] = []
     for part in _split_coordination(obj):
         thing = _third_person_object(_indefinite(part))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from memory_core.formation._text import collapse
+from memory_core.formation.deterministic.lexicon import _NOT_NAME_WORDS, _words
 
 _QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|is|are|was|were|what|where|who|whom|whose|when|why"
@@ -80,6 +81,7 @@ _DISCOURSE = re.compile(
     r"|for\s+context|for\s+the\s+record|just\s+so\s+you\s+know|just\s+fyi"
     r"|(?:quick|small|short|big|good|some)\s+(?:context|note|update|news|thing)|heads\s+up"
     r"|update|news|ok|okay|yes|yeah|yep|sure|right|hi|hey|hello|honestly|personally|generally"
+    r"|ugh|wow|aww|omg|haha|hmm|whoa|yay|phew|gosh|geez"
     r"|usually|currently|nowadays|these\s+days|at\s+the\s+moment|right\s+now|now|lately"
     r"|recently|in\s+general|as\s+for\s+me|for\s+me|for\s+what\s+it's\s+worth|to\s+be\s+honest"
     r"|tbh|incidentally|besides|plus|then|still|otherwise|overall|basically"
@@ -156,8 +158,27 @@ _AUXILIARY_ADVERBS = re.compile(
 """An adverb between the user's auxiliary and the predicate (``I'm now based in``) is dropped."""
 
 
+_VOCATIVE = re.compile(
+    r"^(?P<name>[A-Z][a-z]+),\s+(?=(?:I|my|we|after|before|during|last|yesterday|today|since)\b)"
+)
+"""``Priya, after the recital I signed up``: a leading name addressed, then the clause."""
+_MONTH_WORDS = _words(
+    "january february march april may june july august september october november december"
+)
+
+
+def _drop_vocative(text: str) -> str:
+    match = _VOCATIVE.match(text)
+    if match is None:
+        return text
+    name = match.group("name").casefold()
+    if name in _NOT_NAME_WORDS or name in _MONTH_WORDS or name.endswith("ly"):
+        return text
+    return text[match.end() :]
+
+
 def _normalize_clause(clause: str) -> str:
-    text = collapse(clause.replace("’", "'").replace("‘", "'"))
+    text = _drop_vocative(collapse(clause.replace("’", "'").replace("‘", "'")))
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     previous = None
