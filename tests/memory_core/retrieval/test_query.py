@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from memory_core.retrieval import DEFAULT_FACETS, Facet, QueryFormer
 from memory_core.retrieval._lexicon import base_forms, inflections, same_word, variants
+from memory_core.retrieval.query import is_question
 from memory_core.tokenizer import STOPWORDS, lexemes
 
 
@@ -163,3 +164,37 @@ def test_forming_is_deterministic_and_free_of_stopwords(text: str, known: list[s
 def test_same_word_is_inflection_equality(a: str, b: str, same: bool) -> None:
     assert same_word(a, b) is same
     assert same_word(b, a) is same
+
+
+def test_a_question_drops_the_words_that_frame_it() -> None:
+    former = QueryFormer()
+    assert former.keywords("What kind of music does she mention liking?") == ("music", "liking")
+    assert former.keywords("Would I likely enjoy a quiet cabin?") == ("enjoy", "quiet", "cabin")
+
+
+def test_a_statement_keeps_every_keyword() -> None:
+    assert QueryFormer().keywords("I mentioned a new kind of tea.") == (
+        "mentioned",
+        "new",
+        "kind",
+        "tea",
+    )
+
+
+def test_a_question_made_only_of_framing_words_keeps_them() -> None:
+    assert QueryFormer().keywords("What kind?") == ("kind",)
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Where do I live", True),
+        ("did I mention my sister", True),
+        ("Is it raining?", True),
+        ("I live in Oslo.", False),
+        ("Tell me about the trip", False),
+        ("", False),
+    ],
+)
+def test_is_question(text: str, asks: bool) -> None:
+    assert is_question(text) is asks

@@ -237,6 +237,21 @@ def _forms(*groups: str) -> tuple[str, ...]:
     return tuple(word for group in groups for word in group.split())
 
 
+QUESTION_SCAFFOLDING: frozenset[str] = frozenset(
+    _forms(
+        "kind kinds type types sort sorts thing things way ways example examples specific",
+        "particular mention mentions mentioned say says said describe describes described",
+        "according likely probably might considered consider think thinks recently recent",
+        "currently usually often ever",
+    )
+)
+"""Words a question uses to frame what it asks rather than to name it ("What kind of music
+...", "What did she mention about ...", "Would she likely ..."). A statement the answer lives
+in rarely contains them, so in a question they only widen the lexical match; the query former
+drops them from a question's keywords. Editing the list is a ranking change under the retrieval
+policy, like editing a facet."""
+
+
 DEFAULT_FACETS: tuple[Facet, ...] = (
     Facet(
         name="residence",
