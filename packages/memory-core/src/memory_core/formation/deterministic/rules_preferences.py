@@ -148,6 +148,7 @@ _HAVE_DETERMINER = re.compile(
     r"|tons\s+of|a\s+few|a\s+couple\s+of|many|so\s+many)\s",
     re.IGNORECASE,
 )
+_UNRESOLVED = re.compile(r"\b(?:it|them|that|this)\s*$|\bof\s+(?:it|them|that|this)\b", re.I)
 _STILL_HAVE = re.compile(r"^I\s+still\s+(?:have|own)\s+(?P<det>the|that|this|those|these)\s", re.I)
 """``I still have the sweater ...``: a kept possession names its referent with ``the``."""
 
@@ -181,6 +182,8 @@ def _rule_have(clause: str) -> list[_Proposal]:
         thing = _third_person_object(_indefinite(part))
         subject = head_phrase(thing)
         if not subject or not _usable(thing) or subject.split()[-1] in _TRANSIENT_HEADS:
+            continue
+        if _UNRESOLVED.search(part):  # ``lots of reminders of it`` names nothing
             continue
         if subject.split()[0] in _TRANSIENT_HEADS:
             continue

@@ -92,7 +92,7 @@ _ADVERBS = (
     r"(?:(?:really|absolutely|totally|definitely|genuinely|truly|actually|also|still|usually"
     r"|generally|mostly|mainly|primarily|always|honestly|personally|currently|now|just|do|much"
     r"|strongly|very\s+much|kind\s+of|typically|normally|already|finally|recently|officially"
-    r"|happily|definitely)\s+)*"
+    r"|happily|definitely|even)\s+)*"
 )
 _TRAILING = re.compile(
     r"(?:,?\s+(?:now|too|as\s+well|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now"
