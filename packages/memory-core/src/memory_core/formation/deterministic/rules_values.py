@@ -1,5 +1,8 @@
 """What a named thing means to the user: ``This quilt is really special to me``.
 
+Also ``"Brave" has a lot of significance for me`` and ``The Long Field is one of my favorite
+novels`` (``... is one of User's favorite novels.``).
+
 A clause whose subject is a thing and whose predicate says the thing matters to the speaker
 (``is special/important/dear/precious to me``, ``means a lot/the world/so much to me``, ``has
 always meant a lot to me``) is an attitude of the user's toward that thing, so it forms a
@@ -24,12 +27,16 @@ _INTENSIFIER = (
     r"|quite)\s+)*"
 )
 _MATTERS = re.compile(
-    r"^(?P<np>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+(?P<pred>"
+    r"^(?P<np>[\"']?[A-Za-z][\w'-]*[\"']?(?:\s+[\w'\"-]+){0,5}?)\s+(?P<pred>"
     r"(?:is|are|was|were|has\s+been|have\s+been)\s+"
     + _INTENSIFIER
     + r"(?:special|important|meaningful|dear|precious)\s+to\s+me"
     r"|(?:(?:has|have)\s+(?:always\s+)?meant|means|meant|mean)\s+"
     r"(?:a\s+lot|so\s+much|the\s+world|everything|a\s+great\s+deal)\s+to\s+me"
+    r"|(?:has|have|had|holds?|held)\s+(?:a\s+lot\s+of|so\s+much|(?:a\s+)?(?:great|special|real))"
+    r"\s+(?:significance|meaning)\s+(?:for|to)\s+me"
+    r"|(?:is|are|was|were)\s+(?:one\s+of\s+)?my\s+(?:all-time\s+)?(?:favorite|favourite)s?"
+    r"(?:\s+[\w'-]+){0,4}"
     r")\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
@@ -67,8 +74,10 @@ def _rule_matters(clause: str) -> list[_Proposal]:
     if match is None:
         return []
     words = collapse(match.group("np")).split()
-    first = words[0].casefold()
-    if first in _NOT_A_THING or any(w.casefold() in _NOT_A_THING for w in words[1:]):
+    first = words[0].casefold().strip("\"'")
+    if words[0][0] in "\"'":  # a quoted title names its referent, whatever its words
+        first = ""
+    elif first in _NOT_A_THING or any(w.casefold() in _NOT_A_THING for w in words[1:]):
         return []
     if first in _DEMONSTRATIVES:
         if len(words) < 2:  # a bare ``this`` / ``that`` names nothing
@@ -81,10 +90,11 @@ def _rule_matters(clause: str) -> list[_Proposal]:
     else:
         words = [words[0][:1].upper() + words[0][1:], *words[1:]]
     thing = " ".join(words)
-    subject = head_phrase(re.sub(r"^(?:The|User's)\s+", "", thing))
+    subject = head_phrase(re.sub(r"^(?:The|User's)\s+", "", thing)).strip("\"'")
     if not subject:
         return []
     predicate = re.sub(r"\bme$", "User", collapse(match.group("pred")), flags=re.IGNORECASE)
+    predicate = re.sub(r"\bmy\b", "User's", predicate, flags=re.IGNORECASE)
     statement = f"{thing} {predicate}."
     return [_p(BeliefType.PREFERENCE, subject, "", thing, exclusive=False, statement=statement)]
 
