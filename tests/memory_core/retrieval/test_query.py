@@ -7,7 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memory_core.retrieval import DEFAULT_FACETS, Facet, QueryFormer
-from memory_core.retrieval._lexicon import base_forms, inflections, same_word, variants
+from memory_core.retrieval._lexicon import (
+    base_forms,
+    derived_bases,
+    inflections,
+    same_word,
+    variants,
+)
 from memory_core.retrieval.query import is_question
 from memory_core.tokenizer import STOPWORDS, lexemes
 
@@ -198,3 +204,23 @@ def test_a_question_made_only_of_framing_words_keeps_them() -> None:
 )
 def test_is_question(text: str, asks: bool) -> None:
     assert is_question(text) is asks
+
+
+@pytest.mark.parametrize(
+    ("word", "base", "form"),
+    [
+        ("mentorship", "mentor", "mentored"),
+        ("adoption", "adopt", "adopted"),
+        ("donation", "donate", "donated"),
+        ("achievements", "achieve", "achieved"),
+    ],
+)
+def test_a_derived_noun_reaches_the_verb_it_comes_from(word: str, base: str, form: str) -> None:
+    assert base in derived_bases(word) or base in derived_bases(word.removesuffix("s"))
+    assert form in variants(word)
+
+
+def test_a_short_word_is_never_reduced_by_derivation() -> None:
+    assert derived_bases("nation") == frozenset()
+    assert derived_bases("cement") == frozenset()
+    assert derived_bases("ship") == frozenset()
