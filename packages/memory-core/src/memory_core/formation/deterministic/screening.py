@@ -177,8 +177,17 @@ def _drop_vocative(text: str) -> str:
     return text[match.end() :]
 
 
+_HOPE_TAIL = re.compile(
+    r",?\s+(?:and|but)\s+(?:(?:really|just|also)\s+)?(?:hoping|wishing|praying)\b.*$",
+    re.IGNORECASE,
+)
+"""``I'm reading X and hoping it'll help``: the hope that trails a statement is not part of it."""
+
+
 def _normalize_clause(clause: str) -> str:
     text = _drop_vocative(collapse(clause.replace("’", "'").replace("‘", "'")))
+    if not re.match(r"^(?:I\s+am|I'm)\s+(?:hoping|wishing|praying)\b", text, re.IGNORECASE):
+        text = _HOPE_TAIL.sub("", text)
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     previous = None
