@@ -18,11 +18,11 @@ from memory_bench.formation_eval import FormationReport, evaluate_formation, loa
 
 CASES = Path(__file__).with_name("recall_cases.json")
 
-TRUE_POSITIVES_FLOOR = 31
+TRUE_POSITIVES_FLOOR = 33
 """Expected beliefs formed, of 24: 1 of the first 21 before the change, 20 after; 0 of the
 three added later (fp-422..424) before their change, 3 after; 1 of the six after those
-(fp-425..430) before their change, 6 after; 1 of fp-431..432 before, 2 after. Recall 0.969;
-the miss is
+(fp-425..430) before their change, 6 after; 1 of fp-431..432 before, 2 after; 0 of
+fp-433..434 before, 2 after. Recall 0.971; the miss is
 ``User has a standing desk at home.``, where the case keeps ``now``."""
 
 
@@ -33,14 +33,14 @@ def report() -> FormationReport:
 
 def test_the_file_is_a_blind_case_file_of_the_declared_size() -> None:
     cases = load_formation_cases(CASES).cases
-    assert len(cases.positive) == 32
-    assert sum(len(case.expected) for case in cases.positive) == 32
+    assert len(cases.positive) == 34
+    assert sum(len(case.expected) for case in cases.positive) == 34
     categories = {case.category for case in cases.negative}
     assert {"question", "request", "hypothetical", "third_party", "assistant_turn"} <= categories
 
 
 def test_recall_stays_at_or_above_its_floor(report: FormationReport) -> None:
-    assert report.expected_total == 32
+    assert report.expected_total == 34
     assert report.true_positives >= TRUE_POSITIVES_FLOOR, [
         (row.id, row.missed) for row in report.cases if row.missed
     ]
