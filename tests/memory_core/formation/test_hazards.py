@@ -128,7 +128,23 @@ def test_secret_sentence_is_refused_and_never_forms(
         assert secret not in belief.statement and secret not in belief.subject
     for event in harness.storage.events.page(harness.principal, limit=1000):
         if event.trust is not Trust.USER:
-            assert secret not in json.dumps(event.payload)
+            assert all(secret not in text for text in _free_text(event.payload)), event.payload
+
+
+_VOCABULARY_KEYS = frozenset({"belief_type", "scope", "polarity", "trigger", "policy_version"})
+"""Payload fields holding a fixed vocabulary (``preference``, ``formation@7``): a drawn secret
+such as ``preferen`` may be a substring of one without anything having leaked."""
+
+
+def _free_text(value: object, key: str | None = None) -> list[str]:
+    """Every string of a payload that could carry user text (keys and vocabulary fields aside)."""
+    if isinstance(value, dict):
+        return [text for k, v in value.items() for text in _free_text(v, str(k))]
+    if isinstance(value, list):
+        return [text for item in value for text in _free_text(item, key)]
+    if isinstance(value, str) and key not in _VOCABULARY_KEYS:
+        return [value]
+    return []
 
 
 @settings(max_examples=25, deadline=None)

@@ -7,7 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memory_core.retrieval import DEFAULT_FACETS, Facet, QueryFormer
-from memory_core.retrieval._lexicon import base_forms, inflections, same_word, variants
+from memory_core.retrieval._lexicon import (
+    base_forms,
+    derived_bases,
+    inflections,
+    same_word,
+    variants,
+)
+from memory_core.retrieval.query import is_question
 from memory_core.tokenizer import STOPWORDS, lexemes
 
 
@@ -163,3 +170,57 @@ def test_forming_is_deterministic_and_free_of_stopwords(text: str, known: list[s
 def test_same_word_is_inflection_equality(a: str, b: str, same: bool) -> None:
     assert same_word(a, b) is same
     assert same_word(b, a) is same
+
+
+def test_a_question_drops_the_words_that_frame_it() -> None:
+    former = QueryFormer()
+    assert former.keywords("What kind of music does she mention liking?") == ("music", "liking")
+    assert former.keywords("Would I likely enjoy a quiet cabin?") == ("enjoy", "quiet", "cabin")
+
+
+def test_a_statement_keeps_every_keyword() -> None:
+    assert QueryFormer().keywords("I mentioned a new kind of tea.") == (
+        "mentioned",
+        "new",
+        "kind",
+        "tea",
+    )
+
+
+def test_a_question_made_only_of_framing_words_keeps_them() -> None:
+    assert QueryFormer().keywords("What kind?") == ("kind",)
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Where do I live", True),
+        ("did I mention my sister", True),
+        ("Is it raining?", True),
+        ("I live in Oslo.", False),
+        ("Tell me about the trip", False),
+        ("", False),
+    ],
+)
+def test_is_question(text: str, asks: bool) -> None:
+    assert is_question(text) is asks
+
+
+@pytest.mark.parametrize(
+    ("word", "base", "form"),
+    [
+        ("mentorship", "mentor", "mentored"),
+        ("adoption", "adopt", "adopted"),
+        ("donation", "donate", "donated"),
+        ("achievements", "achieve", "achieved"),
+    ],
+)
+def test_a_derived_noun_reaches_the_verb_it_comes_from(word: str, base: str, form: str) -> None:
+    assert base in derived_bases(word) or base in derived_bases(word.removesuffix("s"))
+    assert form in variants(word)
+
+
+def test_a_short_word_is_never_reduced_by_derivation() -> None:
+    assert derived_bases("nation") == frozenset()
+    assert derived_bases("cement") == frozenset()
+    assert derived_bases("ship") == frozenset()

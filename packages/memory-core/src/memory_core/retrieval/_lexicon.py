@@ -8,7 +8,10 @@ only, so both adapters receive the same terms and the lexical arm keeps its exac
 * **Inflections.** Each keyword is reduced to its plausible base forms (``lives`` -> ``live``,
   ``studied`` -> ``study``, ``preferred`` -> ``prefer``, a few irregular forms) and every base is
   re-inflected (``-s``/``-es``/``-ies``, ``-ed``/``-d``/``-ied``, ``-ing``). Rules are blind to
-  the dictionary, so a few non-words are generated; they match nothing and cost nothing.
+  the dictionary, so a few non-words are generated; they match nothing and cost nothing. A
+  noun a question derives from a verb (``mentorship``, ``adoption``, ``donation``) also reaches
+  the verb's inflections (``mentored``, ``adopted``, ``donated``): query expansion only, never
+  ``same_word``.
 * **Facets.** A facet is a small set of words that name the same aspect of a person's life
   (where they live, their work, their spouse, ...). A keyword whose base form is a facet word
   adds the facet's other words as a weaker, separately weighted group. Facets hold naming words
@@ -181,6 +184,39 @@ def inflections(base: str) -> frozenset[str]:
     return frozenset(word for word in out if word not in STOPWORDS)
 
 
+# Derivational endings a question's noun often carries where the statement has the verb
+# ("mentorship" / "mentored", "adoption" / "adopted", "donation" / "donated"): ending -> what
+# replaces it. Only long words are reduced, and only to a usable base.
+_DERIVATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ships", ("",)),
+    ("ship", ("",)),
+    ("ations", ("ate", "")),
+    ("ation", ("ate", "")),
+    ("itions", ("", "e")),
+    ("ition", ("", "e")),
+    ("tions", ("t", "te")),
+    ("tion", ("t", "te")),
+    ("ments", ("",)),
+    ("ment", ("",)),
+)
+_MIN_DERIVED_STEM = 4
+
+
+@cache
+def derived_bases(token: str) -> frozenset[str]:
+    """Verb or noun bases ``token`` is derived from by a common ending (``mentorship`` ->
+    ``mentor``, ``adoption`` -> ``adopt``, ``donation`` -> ``donate``); empty when none."""
+    if not _is_word(token):
+        return frozenset()
+    out: set[str] = set()
+    for ending, replacements in _DERIVATIONS:
+        if token.endswith(ending) and len(token) - len(ending) >= _MIN_DERIVED_STEM:
+            stem = token[: -len(ending)]
+            out.update(stem + r for r in replacements)
+            break
+    return frozenset(b for b in out if _usable(b))
+
+
 @cache
 def variants(token: str) -> frozenset[str]:
     """Every form a keyword may take in a statement.
@@ -190,10 +226,10 @@ def variants(token: str) -> frozenset[str]:
     (``lives`` -> ``live``, ``lived``, ``living``...), never inflections of the inflected form.
     """
     bases = _derived_bases(token)
-    if not bases:
-        return inflections(token) | {token}
-    out = {token}
+    out = {token} | (set() if bases else set(inflections(token)))
     for base in bases:
+        out |= inflections(base)
+    for base in {b for t in (token, *bases) for b in derived_bases(t)}:
         out |= inflections(base)
     return frozenset(out)
 
@@ -235,6 +271,21 @@ def _facet_keys(words: tuple[str, ...]) -> frozenset[str]:
 
 def _forms(*groups: str) -> tuple[str, ...]:
     return tuple(word for group in groups for word in group.split())
+
+
+QUESTION_SCAFFOLDING: frozenset[str] = frozenset(
+    _forms(
+        "kind kinds type types sort sorts thing things way ways example examples specific",
+        "particular mention mentions mentioned say says said describe describes described",
+        "according likely probably might considered consider think thinks recently recent",
+        "currently usually often ever",
+    )
+)
+"""Words a question uses to frame what it asks rather than to name it ("What kind of music
+...", "What did she mention about ...", "Would she likely ..."). A statement the answer lives
+in rarely contains them, so in a question they only widen the lexical match; the query former
+drops them from a question's keywords. Editing the list is a ranking change under the retrieval
+policy, like editing a facet."""
 
 
 DEFAULT_FACETS: tuple[Facet, ...] = (

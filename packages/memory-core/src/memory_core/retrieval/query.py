@@ -22,7 +22,9 @@ from typing import Literal
 
 from memory_core.retrieval._lexicon import (
     DEFAULT_FACETS,
+    QUESTION_SCAFFOLDING,
     Facet,
+    _forms,
     base_forms,
     same_word,
     variants,
@@ -86,8 +88,17 @@ class QueryFormer:
         self._inflect = inflect
 
     def keywords(self, text: str) -> tuple[str, ...]:
-        """The turn's distinct lexemes with stopwords removed, in order of first appearance."""
-        return tuple(query_terms(text))
+        """The turn's distinct lexemes with stopwords removed, in order of first appearance.
+
+        In a question (:func:`is_question`), words that frame the question rather than name
+        what it asks about (``QUESTION_SCAFFOLDING``: "kind", "mention", "likely"...) are
+        dropped too; a turn made only of them keeps them, so it still searches for something.
+        """
+        terms = tuple(query_terms(text))
+        if not is_question(text):
+            return terms
+        kept = tuple(term for term in terms if term not in QUESTION_SCAFFOLDING)
+        return kept or terms
 
     def groups(self, text: str) -> tuple[TermGroup, ...]:
         """Keyword groups (one per keyword) followed by facet groups, in a deterministic order."""
@@ -163,6 +174,23 @@ class QueryFormer:
         )
 
 
+QUESTION_OPENERS: frozenset[str] = frozenset(
+    _forms(
+        "what when where which who whom whose why how did does do is are was were has have had",
+        "can could would will should",
+    )
+)
+"""First words that make a turn a question even without a question mark."""
+
+
+def is_question(text: str) -> bool:
+    """True when the turn asks: it holds a ``?`` or opens with an interrogative or auxiliary."""
+    if "?" in text:
+        return True
+    tokens = tokenize(text)
+    return bool(tokens) and tokens[0] in QUESTION_OPENERS
+
+
 def _find_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> int | None:
     width = len(phrase)
     for start in range(len(tokens) - width + 1):
@@ -177,5 +205,6 @@ __all__ = [
     "FormedQuery",
     "QueryFormer",
     "TermGroup",
+    "is_question",
     "normalize_subject",
 ]

@@ -4,8 +4,10 @@
 it states ``User's favorite pizza topping is Pepperoni.``. Only a turn that formed nothing is
 read this way, only its first sentence, and only when that sentence is a bare answer (a short
 noun phrase, no verb, no pronoun, no question); the question must ask for one of the user's
-own favourites. The candidate cites the answer's event alone: the question supplies the
-attribute, the user supplies the value.
+own favourites, or for something the user did (``Where did you go on vacation?`` + ``Crete!``
+-> ``User went to Crete on vacation.``; ``what``, ``which <thing>``, ``where``, ``who ... with``).
+The candidate cites the answer's event alone: the question supplies the attribute or the act,
+the user supplies the value.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 
 from memory_core.domain import BeliefType
 from memory_core.formation._text import collapse
+from memory_core.formation.deterministic.lexicon import _IRREGULAR_PAST_OF
 from memory_core.formation.deterministic.phrases import _p, _Proposal
 
 _FAVORITE_QUESTION = re.compile(
@@ -35,16 +38,92 @@ _NOT_AN_ANSWER = re.compile(
 )
 
 
-def answer_readings(prompt: str, first_sentence: str) -> list[_Proposal]:
-    """Read ``first_sentence`` as the answer to ``prompt``; empty when it is not a bare one."""
-    question = _FAVORITE_QUESTION.match(collapse(prompt))
-    if question is None:
-        return []
-    answer = first_sentence.strip()
+_DID_YOU_QUESTION = re.compile(
+    r"^(?:[\w']+[,!]?\s+){0,3}?(?P<wh>what|which(?:\s+[a-z]+){1,2}|where|who)"
+    r"\s+did\s+you\s+(?P<verb>[a-z]+)(?P<rest>(?:\s+[a-z]+){0,4})\s*\?$",
+    re.IGNORECASE,
+)
+"""``Where did you go on vacation?``: a question about something the user did."""
+_NOT_IN_THE_QUESTION = re.compile(
+    r"\b(?:you|your|it|this|that|them|him|her|he|she|they|there|here|think|feel|say|mean"
+    r"|like|do)\b",
+    re.IGNORECASE,
+)
+_MOTION = frozenset({"go", "travel", "fly", "move", "head", "drive", "walk", "run", "ride"})
+_PAST_AS_BASE = frozenset({"read", "put", "cut", "let", "set", "hit", "quit", "cost"})
+_NOT_A_DID_ANSWER = re.compile(
+    r"\b(?:I|me|we|you|your|it|this|that|is|are|was|were|do|does|did|have|has|not|no|don't"
+    r"|can't|yes|yeah|nope|maybe|sure|know|nothing|nowhere|nobody)\b",
+    re.IGNORECASE,
+)
+
+
+def _bare(sentence: str) -> str:
+    answer = sentence.strip()
     previous = None
     while previous != answer:
         previous = answer
         answer = _FILLER.sub("", answer).strip(" ,.!")
+    return answer
+
+
+def _past(verb: str) -> str:
+    lower = verb.casefold()
+    if lower in _PAST_AS_BASE:
+        return lower
+    if lower in _IRREGULAR_PAST_OF:
+        return _IRREGULAR_PAST_OF[lower]
+    if lower.endswith("e"):
+        return lower + "d"
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        return lower[:-1] + "ied"
+    return lower + "ed"
+
+
+def _did_you_readings(prompt: str, answer: str) -> list[_Proposal]:
+    """``Where did you go on vacation?`` + ``Crete!`` -> ``User went to Crete on vacation.``."""
+    asked = re.split(r"(?<=[.!?])\s+", collapse(prompt))[-1]
+    question = _DID_YOU_QUESTION.match(asked)
+    if question is None or _NOT_IN_THE_QUESTION.search(question.group("rest") or ""):
+        return []
+    verb = question.group("verb").casefold()
+    if _NOT_IN_THE_QUESTION.search(verb):
+        return []
+    words = answer.split()
+    if not words or len(words) > 5 or _NOT_A_DID_ANSWER.search(answer) or "?" in answer:
+        return []
+    value = answer[:1].upper() + answer[1:]
+    value = re.sub(r"^My\b", "their", value)
+    rest = collapse(question.group("rest") or "").casefold()
+    wh = question.group("wh").casefold()
+    past = _past(verb)
+    if wh == "where":
+        statement = f"User {past} {'to' if verb in _MOTION else 'in'} {value} {rest}"
+    elif wh == "who":
+        if not rest or rest.split()[-1] not in ("with", "to", "for", "about"):
+            return []
+        statement = f"User {past} {rest} {value}"
+    else:
+        statement = f"User {past} {value} {rest}"
+    subject = value.casefold().removeprefix("their ")
+    return [
+        _p(
+            BeliefType.FACT,
+            subject,
+            past,
+            value,
+            exclusive=False,
+            statement=collapse(statement) + ".",
+        )
+    ]
+
+
+def answer_readings(prompt: str, first_sentence: str) -> list[_Proposal]:
+    """Read ``first_sentence`` as the answer to ``prompt``; empty when it is not a bare one."""
+    question = _FAVORITE_QUESTION.match(collapse(prompt))
+    if question is None:
+        return _did_you_readings(prompt, _bare(first_sentence))
+    answer = _bare(first_sentence)
     words = answer.split()
     if not words or len(words) > 5 or _NOT_AN_ANSWER.search(answer) or "?" in answer:
         return []

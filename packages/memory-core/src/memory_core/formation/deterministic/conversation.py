@@ -245,8 +245,11 @@ def _with(proposal: _Proposal, *, exclusive: bool) -> _Proposal:
 
 
 def _pronoun_only(obj: str) -> bool:
-    """True when the object opens with a pronoun it does not resolve (``it``, ``that``)."""
+    """True when the object opens with a pronoun it does not resolve (``it``, ``that``), or
+    is only an amount of one (``plenty of that``)."""
     words = [w.casefold().strip(".,!") for w in obj.split()]
+    if 2 <= len(words) <= 4 and words[-2] == "of" and words[-1] in _PRONOUN_OBJECTS:
+        return True  # ``plenty of that``, ``a lot of it``: an amount of nothing named
     if not words or words[0] not in _PRONOUN_OBJECTS:
         return False
     # ``this bowl`` names its referent; ``this``, ``that so much`` and ``it`` do not.

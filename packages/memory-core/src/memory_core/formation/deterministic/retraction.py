@@ -40,6 +40,13 @@ from memory_core.formation.deterministic.rules_relations import (
     _rule_decision,
     _rule_relationship,
 )
+from memory_core.formation.deterministic.rules_values import (
+    _rule_drawn,
+    _rule_finds,
+    _rule_helps,
+    _rule_matters,
+    _rule_whereabouts,
+)
 
 _POSITIVE_RULES: tuple[_Rule, ...] = (
     _rule_home,
@@ -50,6 +57,11 @@ _POSITIVE_RULES: tuple[_Rule, ...] = (
     _rule_not_fan,
     _rule_be,
     _rule_it_when,
+    _rule_matters,
+    _rule_finds,
+    _rule_helps,
+    _rule_drawn,
+    _rule_whereabouts,
     _rule_preference,
     _rule_play,
     _rule_use,

@@ -258,7 +258,19 @@ def _canonical_activity(phrase: str) -> str | None:
 
 
 _MY_THING = re.compile(
-    r"^my\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<verb>is|are)\s+(?P<value>.+)$",
+    r"^my\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?P<verb>is|are|was|were)\s+"
+    r"(?P<value>.+)$",
+    re.IGNORECASE,
+)
+_NOT_A_STATE = _words(
+    "point guess question answer advice suggestion thought thoughts take opinion bad pleasure"
+    " turn idea fault god gosh goodness word mind heart hope fear worry concern problem issue"
+    " reason excuse bet plan"
+)
+"""Nouns a ``My X is ...`` clause uses to frame talk, not to describe a thing (``My point is
+...``, ``My bad``, ``My heart is full``)."""
+_STATE_OPENERS = re.compile(
+    r"^(?:that|because|like|if|when|whether|what|how|why|where|who|which|to|not|no\b|n't|gonna)\b",
     re.IGNORECASE,
 )
 
@@ -273,18 +285,42 @@ def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
     noun = match.group("noun").casefold()
     if any(w in RELATIONS for w in noun.split()) or noun.split()[0] in _RELATION_WORDS:
         return []
+    verb = match.group("verb").casefold()
     aspiration = noun in _ASPIRATIONS and match.group("value").casefold().startswith("to ")
-    if not aspiration and not re.search(r"\d|(?:^|\s)(?!I\b)[A-Z]", match.group("value")):
+    if aspiration or (
+        verb in ("is", "are") and re.search(r"\d|(?:^|\s)(?!I\b)[A-Z]", match.group("value"))
+    ):
+        value = _object(match.group("value"), team=False)
+        if not value or _pronoun_only(value) or _LOCATIVE_PRONOUN.search(value):
+            return []
+        statement = f"User's {noun} {verb} {value}."
+        return [_p(BeliefType.FACT, noun, "", value, exclusive=True, statement=statement)]
+    return _my_thing_state(noun, verb, match.group("value"), when)
+
+
+def _my_thing_state(noun: str, verb: str, raw: str, when: TimePhrase | None) -> list[_Proposal]:
+    """``My online bakery is finally open`` -> ``User's online bakery is finally open.``: the
+    state of a thing of the user's. Not exclusive (a thing has many states and descriptions);
+    something done to it (``was featured``) is an event, read by ``_my_thing_happened``."""
+    value = _strip_adverbs(collapse(raw))
+    first = value.split(" ", 1)[0].casefold() if value else ""
+    if (
+        not value
+        or noun.split()[-1] in _NOT_A_STATE
+        or _STATE_OPENERS.match(value)
+        or (verb in ("was", "were") and _is_participle(first))
+        or re.search(r"\bby\b", value, re.IGNORECASE)
+    ):
+        return _my_thing_happened(f"my {noun} {verb} {raw}", when)
+    kept = _object(collapse(raw), team=False)
+    if not kept or _pronoun_only(kept) or _LOCATIVE_PRONOUN.search(kept):
         return []
-    value = _object(match.group("value"), team=False)
-    if not value or _pronoun_only(value) or _LOCATIVE_PRONOUN.search(value):
-        return []
-    statement = f"User's {noun} {match.group('verb').casefold()} {value}."
-    return [_p(BeliefType.FACT, noun, "", value, exclusive=True, statement=statement)]
+    return _proposal(f"User's {noun}", verb, kept, noun, when, past=verb in ("was", "were"))
 
 
 _MY_THING_HAPPENED = re.compile(
-    r"^(?P<own>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<verb>(?:was|were|got)\s+[a-z]+ed"
+    r"^(?P<own>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+(?!(?:was|were|got)\b)[a-z][\w-]*)?)"
+    r"\s+(?P<verb>(?:was|were|got)\s+[a-z]+ed"
     r"|(?:was|were|got)\s+(?:hit|stolen|broken|built|done|sold|made|taken|given|shut|cut)"
     r"|[a-z]+ed|broke|fell|came|went|won|lost|grew)\b(?P<rest>.*)$",
     re.IGNORECASE,

@@ -36,7 +36,7 @@ _PLAN = re.compile(
     r"(?P<marker>will|'ll|am\s+going\s+to|are\s+going\s+to|am\s+gonna|are\s+gonna"
     r"|am\s+planning\s+(?:on|to)|are\s+planning\s+(?:on|to)|plan\s+(?:on|to)|intend\s+to"
     r"|am\s+about\s+to|want\s+to|wanna|would\s+like\s+to|am\s+hoping\s+to|hope\s+to"
-    r"|am\s+thinking\s+(?:about|of))\s+(?P<rest>.+)$",
+    r"|(?:am|are)\s+thinking\s+(?:about|of)|(?:am|are)\s+considering)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 
@@ -47,6 +47,7 @@ _PLAN_VERBS = {
     "hope": "hopes to",
     "am hoping": "hopes to",
     "am thinking": "is thinking about",
+    "am considering": "is considering",
 }
 
 

@@ -143,7 +143,14 @@ _HAVE = re.compile(
     _I + r"(?P<verb>have\s+got|have|own|got|(?:have\s+)?adopted)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
-_HAVE_DETERMINER = re.compile(r"^(?:a|an|two|three|four|five|one|several|some|my)\s", re.IGNORECASE)
+_HAVE_DETERMINER = re.compile(
+    r"^(?:a|an|two|three|four|five|one|several|some|my|lots\s+of|a\s+lot\s+of|plenty\s+of"
+    r"|tons\s+of|a\s+few|a\s+couple\s+of|many|so\s+many)\s",
+    re.IGNORECASE,
+)
+_UNRESOLVED = re.compile(r"\b(?:it|them|that|this)\s*$|\bof\s+(?:it|them|that|this)\b", re.I)
+_STILL_HAVE = re.compile(r"^I\s+still\s+(?:have|own)\s+(?P<det>the|that|this|those|these)\s", re.I)
+"""``I still have the sweater ...``: a kept possession names its referent with ``the``."""
 
 
 def _rule_have(clause: str) -> list[_Proposal]:
@@ -160,18 +167,23 @@ def _rule_have(clause: str) -> list[_Proposal]:
     condition = _condition(raw)
     if condition is not None:
         return [_p(BeliefType.USER_MODEL_ATTR, "health", "has", condition, exclusive=False)]
-    if not _HAVE_DETERMINER.match(raw):
+    still = _STILL_HAVE.match(clause)
+    if not _HAVE_DETERMINER.match(raw) and still is None:
         return []
     relation = _relationship_from_have(raw)
     if relation is not None:
         return [relation]
     obj = _clean_object(raw)
     predicate = "owns" if verb == "own" else "has"
+    if still is not None:
+        predicate = f"still {predicate}"
     out: list[_Proposal] = []
     for part in _split_coordination(obj):
         thing = _third_person_object(_indefinite(part))
         subject = head_phrase(thing)
         if not subject or not _usable(thing) or subject.split()[-1] in _TRANSIENT_HEADS:
+            continue
+        if _UNRESOLVED.search(part):  # ``lots of reminders of it`` names nothing
             continue
         if subject.split()[0] in _TRANSIENT_HEADS:
             continue

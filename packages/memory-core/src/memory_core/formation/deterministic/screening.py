@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from memory_core.formation._text import collapse
+from memory_core.formation.deterministic.lexicon import _NOT_NAME_WORDS, _words
 
 _QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|is|are|was|were|what|where|who|whom|whose|when|why"
@@ -80,6 +81,7 @@ _DISCOURSE = re.compile(
     r"|for\s+context|for\s+the\s+record|just\s+so\s+you\s+know|just\s+fyi"
     r"|(?:quick|small|short|big|good|some)\s+(?:context|note|update|news|thing)|heads\s+up"
     r"|update|news|ok|okay|yes|yeah|yep|sure|right|hi|hey|hello|honestly|personally|generally"
+    r"|ugh|wow|aww|omg|haha|hmm|whoa|yay|phew|gosh|geez"
     r"|usually|currently|nowadays|these\s+days|at\s+the\s+moment|right\s+now|now|lately"
     r"|recently|in\s+general|as\s+for\s+me|for\s+me|for\s+what\s+it's\s+worth|to\s+be\s+honest"
     r"|tbh|incidentally|besides|plus|then|still|otherwise|overall|basically"
@@ -90,7 +92,7 @@ _ADVERBS = (
     r"(?:(?:really|absolutely|totally|definitely|genuinely|truly|actually|also|still|usually"
     r"|generally|mostly|mainly|primarily|always|honestly|personally|currently|now|just|do|much"
     r"|strongly|very\s+much|kind\s+of|typically|normally|already|finally|recently|officially"
-    r"|happily|definitely)\s+)*"
+    r"|happily|definitely|even)\s+)*"
 )
 _TRAILING = re.compile(
     r"(?:,?\s+(?:now|too|as\s+well|these\s+days|nowadays|currently|at\s+the\s+moment|right\s+now"
@@ -156,8 +158,36 @@ _AUXILIARY_ADVERBS = re.compile(
 """An adverb between the user's auxiliary and the predicate (``I'm now based in``) is dropped."""
 
 
+_VOCATIVE = re.compile(
+    r"^(?P<name>[A-Z][a-z]+),\s+(?=(?:I|my|we|after|before|during|last|yesterday|today|since)\b)"
+)
+"""``Priya, after the recital I signed up``: a leading name addressed, then the clause."""
+_MONTH_WORDS = _words(
+    "january february march april may june july august september october november december"
+)
+
+
+def _drop_vocative(text: str) -> str:
+    match = _VOCATIVE.match(text)
+    if match is None:
+        return text
+    name = match.group("name").casefold()
+    if name in _NOT_NAME_WORDS or name in _MONTH_WORDS or name.endswith("ly"):
+        return text
+    return text[match.end() :]
+
+
+_HOPE_TAIL = re.compile(
+    r",?\s+(?:and|but)\s+(?:(?:really|just|also)\s+)?(?:hoping|wishing|praying)\b.*$",
+    re.IGNORECASE,
+)
+"""``I'm reading X and hoping it'll help``: the hope that trails a statement is not part of it."""
+
+
 def _normalize_clause(clause: str) -> str:
-    text = collapse(clause.replace("’", "'").replace("‘", "'"))
+    text = _drop_vocative(collapse(clause.replace("’", "'").replace("‘", "'")))
+    if not re.match(r"^(?:I\s+am|I'm)\s+(?:hoping|wishing|praying)\b", text, re.IGNORECASE):
+        text = _HOPE_TAIL.sub("", text)
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     previous = None

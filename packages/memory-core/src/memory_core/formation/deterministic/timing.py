@@ -53,8 +53,14 @@ _COUNT = (
     r"(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of"
     r"|a\s+few)"
 )
+_APPROXIMATELY = (
+    r"(?:(?:about|around|almost|nearly|roughly)\s+(?="
+    + _COUNT
+    + r"\s+(?:days?|weeks?|months?|years?)\s+ago\b))?"
+)
+"""``about a year ago``: the approximation goes with the phrase it bounds."""
 _PHRASE = re.compile(
-    r"(?:,\s*)?\b(?P<phrase>"
+    r"(?:,\s*)?\b" + _APPROXIMATELY + r"(?P<phrase>"
     r"yesterday(?:\s+(?:morning|afternoon|evening))?|last\s+night|today|tonight|tomorrow"
     r"(?:\s+(?:morning|afternoon|evening|night))?"
     r"|this\s+(?:morning|afternoon|evening)"
