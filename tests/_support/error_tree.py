@@ -28,10 +28,15 @@ class ErrorClass:
         return not self.cls.__name__.startswith("_")
 
 
-def error_classes(package: ModuleType) -> list[ErrorClass]:
-    """Every exception class defined in ``package`` or one of its modules, walked by pkgutil."""
+def error_classes(package: ModuleType, *, exclude: tuple[str, ...] = ()) -> list[ErrorClass]:
+    """Every exception class defined in ``package`` or one of its modules, walked by pkgutil.
+
+    ``exclude`` names sub-packages left out of the walk (with everything under them).
+    """
     modules = [package]
     for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+        if any(info.name == name or info.name.startswith(f"{name}.") for name in exclude):
+            continue
         modules.append(importlib.import_module(info.name))
     found: dict[type[BaseException], ErrorClass] = {}
     for module in modules:
@@ -48,13 +53,17 @@ def drawn_names(errors_module: ModuleType) -> set[str]:
 
 
 def tree_problems(
-    package: ModuleType, errors_module: ModuleType, base: type[BaseException]
+    package: ModuleType,
+    errors_module: ModuleType,
+    base: type[BaseException],
+    *,
+    exclude: tuple[str, ...] = (),
 ) -> list[str]:
     """What keeps ``package``'s errors from being one drawn, exported tree under ``base``."""
     drawn = drawn_names(errors_module)
     exported = set(getattr(package, "__all__", ()))
     problems = []
-    for item in error_classes(package):
+    for item in error_classes(package, exclude=exclude):
         name = f"{item.module}.{item.cls.__name__}"
         if not issubclass(item.cls, base):
             problems.append(f"{name} does not subclass {base.__name__}")
