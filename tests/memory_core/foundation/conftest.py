@@ -1,217 +1,31 @@
-"""Builders for the foundation suites: small record factories with sensible defaults.
+"""The foundation suites' builders: the fixtures of the shipped contract suite's plugin.
 
-Each builder is a fixture returning a callable so test modules (imported with
-``--import-mode=importlib``) can share it. Builders draw ids from one ``SequentialIdFactory``
-per test, so records built in one test (and across the examples of one hypothesis test that
-reuses a storage tier) never collide on an id.
+The contract modules themselves live in ``memory_core.testing.contracts`` (each
+``test_*_contract.py`` here runs one of them against every storage tier); their fixtures come
+from :mod:`memory_core.testing.plugin`, imported here rather than loaded as a plugin so they
+stay scoped to this folder. ``alice`` and ``bob`` come from the root conftest.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
-from typing import Any
-
-import pytest
-from hypothesis import HealthCheck, settings
-
-from memory_core import (
-    Authority,
-    Belief,
-    BeliefStatus,
-    BeliefType,
-    Event,
-    Principal,
-    RecallTrace,
-    Rejection,
-    SequentialIdFactory,
-    Session,
-    SessionMetadata,
-    Trust,
+from memory_core.testing.plugin import (
+    id_factory,
+    make_belief,
+    make_event,
+    make_rejection,
+    make_session,
+    make_trace,
+    new_tenant,
+    property_settings,
+    t0,
 )
-from memory_core.domain import TracedBelief
 
-FOUNDATION_T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def t0() -> datetime:
-    """The suites' reference instant (timezone-aware UTC)."""
-    return FOUNDATION_T0
-
-
-@pytest.fixture
-def id_factory() -> SequentialIdFactory:
-    """One deterministic id sequence shared by every builder of a test."""
-    return SequentialIdFactory(namespace="foundation-tests")
-
-
-@pytest.fixture
-def make_belief(id_factory: SequentialIdFactory) -> Callable[..., Belief]:
-    """Build a valid ACTIVE user-scope preference; keyword overrides replace any field.
-
-    ``evidenced_at`` sets ``valid_from``, ``last_evidence_at``, ``created_at`` and
-    ``updated_at`` together (each can still be overridden on its own).
-    """
-
-    def build(
-        principal: Principal, *, evidenced_at: datetime = FOUNDATION_T0, **overrides: Any
-    ) -> Belief:
-        fields: dict[str, Any] = {
-            "id": id_factory.new_id(),
-            "tenant_id": principal.tenant_id,
-            "principal_id": principal.principal_id,
-            "belief_type": BeliefType.PREFERENCE,
-            "subject": "answer style",
-            "statement": "User prefers concise answers.",
-            "scope": "user",
-            "status": BeliefStatus.ACTIVE,
-            "authority": Authority.USER,
-            "confidence": 0.9,
-            "source_event_ids": (f"evt-{id_factory.new_id()}",),
-            "valid_from": evidenced_at,
-            "last_evidence_at": evidenced_at,
-            "created_at": evidenced_at,
-            "updated_at": evidenced_at,
-            "consolidation_policy_version": "formation@5",
-        }
-        fields.update(overrides)
-        return Belief(**fields)
-
-    return build
-
-
-@pytest.fixture
-def make_event(id_factory: SequentialIdFactory) -> Callable[..., Event]:
-    """Build a user message event in session ``s-1``; keyword overrides replace any field."""
-
-    def build(principal: Principal, **overrides: Any) -> Event:
-        fields: dict[str, Any] = {
-            "event_id": id_factory.new_id(),
-            "tenant_id": principal.tenant_id,
-            "principal_id": principal.principal_id,
-            "session_id": "s-1",
-            "event_type": "user.message.created",
-            "actor": "user",
-            "trust": Trust.USER,
-            "payload": {"text": "I prefer concise answers."},
-            "created_at": FOUNDATION_T0,
-        }
-        fields.update(overrides)
-        return Event(**fields)
-
-    return build
-
-
-@pytest.fixture
-def make_session(id_factory: SequentialIdFactory) -> Callable[..., Session]:
-    """Build an open session; ``project`` sets ``metadata.project_scope``."""
-
-    def build(principal: Principal, *, project: str | None = None, **overrides: Any) -> Session:
-        fields: dict[str, Any] = {
-            "id": f"sess-{id_factory.new_id()}",
-            "tenant_id": principal.tenant_id,
-            "principal_id": principal.principal_id,
-            "agent": "assistant",
-            "metadata": SessionMetadata(project_scope=project),
-            "opened_at": FOUNDATION_T0,
-            "last_activity_at": FOUNDATION_T0,
-        }
-        fields.update(overrides)
-        return Session(**fields)
-
-    return build
-
-
-@pytest.fixture
-def make_trace(id_factory: SequentialIdFactory) -> Callable[..., RecallTrace]:
-    """Build an in-turn trace that returned one belief, with both retention tiers filled."""
-
-    def build(principal: Principal, **overrides: Any) -> RecallTrace:
-        belief_id = id_factory.new_id()
-        fields: dict[str, Any] = {
-            "trace_id": f"trace-{id_factory.new_id()}",
-            "tenant_id": principal.tenant_id,
-            "principal_id": principal.principal_id,
-            "session_id": "s-1",
-            "moment": "in_turn",
-            "policy_version": "retrieval@1",
-            "created_at": FOUNDATION_T0,
-            "returned": (belief_id,),
-            "beliefs": (
-                TracedBelief(
-                    id=belief_id,
-                    short_id=belief_id[:8],
-                    belief_type=BeliefType.PREFERENCE,
-                    subject="answer style",
-                    statement="User prefers concise answers.",
-                    scope="user",
-                ),
-            ),
-            "candidate_total": 3,
-            "returned_count": 1,
-            "dropped_count": 2,
-            "rendered_tokens": 12,
-            "user_expires_at": FOUNDATION_T0 + timedelta(days=365),
-            "arm_latencies_ms": {"lexical": 1.5},
-            "candidate_counts": {"lexical": 3},
-            "dropped_for_budget": ("dropped-1", "dropped-2"),
-            "operator_expires_at": FOUNDATION_T0 + timedelta(days=30),
-        }
-        fields.update(overrides)
-        return RecallTrace(**fields)
-
-    return build
-
-
-@pytest.fixture
-def make_rejection(id_factory: SequentialIdFactory) -> Callable[..., Rejection]:
-    """Build a rejection of a preference belief; keyword overrides replace any field."""
-
-    def build(principal: Principal, **overrides: Any) -> Rejection:
-        fields: dict[str, Any] = {
-            "belief_id": id_factory.new_id(),
-            "tenant_id": principal.tenant_id,
-            "principal_id": principal.principal_id,
-            "belief_type": BeliefType.PREFERENCE,
-            "subject": "answer style",
-            "statement": "User prefers verbose answers.",
-            "rejected_at": FOUNDATION_T0,
-        }
-        fields.update(overrides)
-        return Rejection(**fields)
-
-    return build
-
-
-@pytest.fixture
-def new_tenant() -> Callable[[], str]:
-    """A source of tenant ids unused so far in the test.
-
-    Property tests reuse one storage tier across hypothesis examples (a fresh tier per example
-    would be too slow on PostgreSQL); giving each example its own tenant keeps examples apart.
-    """
-    counter = iter(range(1, 1_000_000))
-
-    def fresh() -> str:
-        return f"tenant-p{next(counter)}"
-
-    return fresh
-
-
-PROPERTY_EXAMPLES = {"memory": 40}
-"""Hypothesis examples per storage adapter; adapters not listed (a server round trip per call)
-get ``PROPERTY_EXAMPLES_DEFAULT`` so the folder stays fast while every adapter is exercised."""
-PROPERTY_EXAMPLES_DEFAULT = 10
-
-
-@pytest.fixture
-def property_settings(request: pytest.FixtureRequest) -> settings:
-    """Hypothesis settings for a storage property test, scaled to the adapter under test."""
-    callspec = getattr(request.node, "callspec", None)
-    adapter = callspec.params.get("storage") if callspec is not None else None
-    return settings(
-        max_examples=PROPERTY_EXAMPLES.get(str(adapter), PROPERTY_EXAMPLES_DEFAULT),
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
+__all__ = [
+    "id_factory",
+    "make_belief",
+    "make_event",
+    "make_rejection",
+    "make_session",
+    "make_trace",
+    "new_tenant",
+    "property_settings",
+    "t0",
+]

@@ -5,7 +5,9 @@ file at the path the operator names, select ``--sample N --seed S`` instances re
 map them into dataset-neutral values (:class:`ExternalDataset` of :class:`ExternalInstance`):
 sessions of turns marked principal or not, labeled beliefs where the dataset has them, and
 probes with categories, gold answers, abstention and evidence references. A file that cannot
-be read as the dataset raises :class:`DatasetError` naming the file, record and field.
+be read as the dataset raises :class:`DatasetError` naming the file, record and field; every
+error the package raises on purpose is an :class:`ExternalBenchError` (the tree is drawn in
+:mod:`memory_bench_external.errors`).
 
 :mod:`memory_bench_external.scoring` holds token F1 (the datasets' published metric) and
 evidence-provenance recall@k; :mod:`memory_bench_external.baseline` the BM25 raw-turn baseline.
@@ -18,6 +20,7 @@ No dataset is ever part of this package or its repository.
 """
 
 from memory_bench.corpus import ProbeCategory
+from memory_bench_external._dates import DateFormatError
 from memory_bench_external._errors import DatasetError
 from memory_bench_external._load import DatasetSource
 from memory_bench_external._split import (
@@ -49,6 +52,7 @@ from memory_bench_external.baseline import (
     run_raw_turn_baseline,
     summarize_baseline,
 )
+from memory_bench_external.errors import ExternalBenchError
 from memory_bench_external.halumem import load_halumem, open_halumem
 from memory_bench_external.locomo import load_locomo, open_locomo
 from memory_bench_external.longmemeval import load_longmemeval, open_longmemeval
@@ -95,8 +99,10 @@ __all__ = [
     "DatasetError",
     "DatasetName",
     "DatasetSource",
+    "DateFormatError",
     "EvidenceTally",
     "ExternalBelief",
+    "ExternalBenchError",
     "ExternalDataset",
     "ExternalEvidence",
     "ExternalInstance",

@@ -15,6 +15,8 @@ import re
 from datetime import UTC, datetime
 from functools import lru_cache
 
+from memory_bench_external.errors import ExternalBenchError
+
 _MONTHS = {
     name: number
     for number, name in enumerate(
@@ -37,7 +39,7 @@ _HALUMEM = re.compile(
 )
 
 
-class DateFormatError(ValueError):
+class DateFormatError(ExternalBenchError, ValueError):
     """A date string does not have the dataset's format (the caller names the field)."""
 
 

@@ -1,8 +1,8 @@
 """The typed error an adapter raises when a dataset file cannot be read as that dataset.
 
-Hierarchy (see :mod:`memory_core.errors`)::
+Hierarchy (see :mod:`memory_bench_external.errors`)::
 
-    UsageError                 the caller's mistake; the CLI exits 2
+    ExternalBenchError, UsageError   the caller's mistake; the CLI exits 2
     └── DatasetError           the file at the operator's path is not a readable copy of the
                                dataset: not found, not UTF-8, truncated JSON, wrong top-level
                                shape, a missing or mistyped field, an unparseable date
@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+from memory_bench_external.errors import ExternalBenchError
 from memory_core.errors import UsageError
 
 RecordUnit = Literal["record", "line"]
@@ -27,7 +28,7 @@ DEFAULT_HINT = (
 )
 
 
-class DatasetError(UsageError):
+class DatasetError(ExternalBenchError, UsageError):
     """A dataset file is unreadable as the named dataset; the message names file, record, field.
 
     Attributes:

@@ -19,14 +19,15 @@ import os
 import tempfile
 from pathlib import Path
 
+from memory_bench.errors import BenchError
 from memory_core.errors import UsageError
 
 
-class ArtifactExistsError(UsageError):
+class ArtifactExistsError(BenchError, UsageError):
     """The target path already exists; artifacts are never overwritten."""
 
 
-class ArtifactWriteError(UsageError):
+class ArtifactWriteError(BenchError, UsageError):
     """The target cannot be written: its directory cannot be created, is not a directory, or
     refuses a new file. The message names the path and the operating system's reason."""
 

@@ -59,6 +59,7 @@ from typing import Final, Literal, TypeVar
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
 from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError, write_new_text
+from memory_bench.errors import BenchError
 from memory_bench.metrics import (
     CategoryMetrics,
     DeterministicMetrics,
@@ -122,7 +123,7 @@ _PROVENANCE: Final[tuple[str, ...]] = (
 )
 
 
-class BaselineError(UsageError):
+class BaselineError(BenchError, UsageError):
     """A baseline file cannot be used; the message names the path and what to do."""
 
     def __init__(self, path: Path, message: str) -> None:

@@ -37,6 +37,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from rich.table import Table
 
+from memory_bench.errors import BenchError
 from memory_bench.harness import build_eval_composition
 from memory_core import BeliefType, Principal, UsageError
 from memory_core.domain import scope_for_project
@@ -149,7 +150,7 @@ class FormationCaseFile(_Model):
         return self
 
 
-class FormationCaseFileError(UsageError):
+class FormationCaseFileError(BenchError, UsageError):
     """The case file is missing, not JSON, or violates the schema; the message names the
     file and the field."""
 

@@ -45,6 +45,11 @@ from memory_core.errors import (
     UsageError,
 )
 from memory_core.formation import ConsolidationResult
+from memory_core.formation.provider_reply import ReplyRejectedError
+from memory_core.formation.selection import (
+    InvalidProviderEvidenceError,
+    ProviderEvidenceRequiredError,
+)
 from memory_core.ids import (
     DEFAULT_ID_NAMESPACE,
     IdFactory,
@@ -68,17 +73,24 @@ from memory_core.ports import (
 from memory_core.profiles import MemoryProfiles, load_profiles
 from memory_core.retrieval import RecallRequest, RecallResult
 from memory_core.runtime import (
+    ContextOverflowError,
     FakeModelScript,
+    ModelError,
     OpenAICompatibleModel,
+    PermanentModelError,
     PolicyProfile,
+    ReplyTimeoutError,
     Run,
     RunLimits,
     RunStatus,
     ScriptedModel,
     ScriptedTurn,
+    ScriptExhaustedError,
+    TransientModelError,
 )
 from memory_core.sessions import SessionClosure, SessionService, SweepReport
 from memory_core.stores import InMemoryStorage
+from memory_core.telemetry import TelemetryAttributeError
 from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
 from memory_core.tokenizer import tokenize
 
@@ -97,6 +109,7 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "ConsolidationResult",
+    "ContextOverflowError",
     "DuplicateIdError",
     "ErasureStore",
     "Event",
@@ -109,6 +122,7 @@ __all__ = [
     "ImportFormatError",
     "ImportReport",
     "InMemoryStorage",
+    "InvalidProviderEvidenceError",
     "MaintenanceReport",
     "MaintenanceWorker",
     "MemoryAPI",
@@ -116,21 +130,27 @@ __all__ = [
     "MemoryProfiles",
     "MemoryStore",
     "MessageTextError",
+    "ModelError",
     "NotFoundError",
     "OpenAICompatibleModel",
+    "PermanentModelError",
     "Polarity",
     "PolicyProfile",
     "Principal",
+    "ProviderEvidenceRequiredError",
     "RandomIdFactory",
     "RecallQuery",
     "RecallRequest",
     "RecallResult",
     "RecallTrace",
     "Rejection",
+    "ReplyRejectedError",
+    "ReplyTimeoutError",
     "Run",
     "RunError",
     "RunLimits",
     "RunStatus",
+    "ScriptExhaustedError",
     "ScriptedModel",
     "ScriptedTurn",
     "SequentialIdFactory",
@@ -147,7 +167,9 @@ __all__ = [
     "StorageUnavailableError",
     "SweepReport",
     "SystemClock",
+    "TelemetryAttributeError",
     "TraceStore",
+    "TransientModelError",
     "Trust",
     "UsageError",
     "build",

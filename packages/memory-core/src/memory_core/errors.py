@@ -1,20 +1,37 @@
 """Typed errors raised by memory-core.
 
-Hierarchy::
+Hierarchy (every class memory-core raises on purpose; the classes defined elsewhere are named
+with their module, and every one is exported from ``memory_core``)::
 
     MemoryCoreError                 base of every error this package raises on purpose
     ├── UsageError                  the caller's mistake (bad argument, bad file); fix the input
     │   ├── ConfigurationError      a profile document or overlay is invalid
+    │   │   └── ProviderEvidenceRequiredError  (formation.selection) the provider extractor was
+    │   │                           selected without admissible evidence
     │   ├── MessageTextError        a message's text fails the record-time input gate
     │   ├── SessionClosedError      a write named a session that is already closed
+    │   ├── SessionKindError        a session was opened with an unknown ``metadata.kind``
     │   ├── AmbiguousIdError        a short id fits several records (never a guess)
-    │   └── ImportFormatError       a memory export line is malformed (line and field named)
+    │   ├── ImportFormatError       a memory export line is malformed (line and field named)
+    │   └── InvalidProviderEvidenceError  (formation.selection) a provider evidence file is
+    │                               unreadable or does not fit its schema
     ├── NotFoundError               a record the caller named does not exist for that principal
     ├── ConflictError               a write would break a store invariant (duplicate id, ...)
     │   └── DuplicateIdError        a record's id is already stored
     ├── StorageUnavailableError     a storage backend cannot be reached or is not installed
     ├── StorageError                a storage backend failed an operation for another reason
-    └── RunError                    an agent run ended in a typed terminal status
+    ├── RunError                    an agent run ended in a typed terminal status (raised as
+    │   │                           its subclass; ``status`` is the terminal status)
+    │   └── ContextOverflowError    (runtime.context) the fixed context exceeds the window
+    ├── ModelError                  (runtime.model) a model call failed
+    │   ├── TransientModelError     worth retrying (timeout, rate limit, server error)
+    │   │   └── ReplyTimeoutError   the reply (or its next chunk) did not arrive in time
+    │   ├── PermanentModelError     not worth retrying (bad request, auth, malformed reply)
+    │   └── ScriptExhaustedError    a scripted model has no turn left
+    ├── ReplyRejectedError          (formation.provider_reply) a model reply failed validation;
+    │                               also a ``ValueError``
+    └── TelemetryAttributeError     (telemetry) an undeclared instrument or attribute key, or a
+                                    value that is not identifier-shaped; also a ``ValueError``
 
 Pydantic's ``ValidationError`` is raised unchanged where a record is built from bad values
 (an unknown enum value, a naive datetime, a missing principal): its message names the field.

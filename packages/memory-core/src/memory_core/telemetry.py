@@ -15,7 +15,7 @@ local path (it has slashes) and no free text can reach a metric; anything else r
 
 Errors::
 
-    ValueError
+    MemoryCoreError, ValueError (see memory_core.errors)
     └── TelemetryAttributeError   an undeclared instrument or attribute key, or an attribute
                                   value that is not identifier-shaped
 """
@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol, assert_never
+
+from memory_core.errors import MemoryCoreError
 
 if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
@@ -194,7 +196,7 @@ INSTRUMENTS_BY_NAME: Final = {spec.name: spec for spec in INSTRUMENTS}
 _SAFE_VALUE = re.compile(r"[A-Za-z0-9_.:@+\-]{1,96}")
 
 
-class TelemetryAttributeError(ValueError):
+class TelemetryAttributeError(MemoryCoreError, ValueError):
     """An undeclared instrument or attribute key, or a value that is not identifier-shaped."""
 
 

@@ -2,7 +2,7 @@
 
 Hierarchy::
 
-    UsageError (memory_core.errors)
+    BenchError, UsageError (memory_bench.errors)
     └── CorpusError             a corpus file or document cannot be used; fix the corpus
         ├── CorpusFormatError   the file is unreadable, not JSON, or does not fit the schema
         └── CorpusRuleError     the document parses but breaks a category, scenario or
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memory_bench.corpus._rules_catalog import CorpusRule
+from memory_bench.errors import BenchError
 from memory_core.errors import UsageError
 
 
@@ -46,7 +47,7 @@ class CorpusViolation:
         return f"{' '.join(where)}: {self.detail}"
 
 
-class CorpusError(UsageError):
+class CorpusError(BenchError, UsageError):
     """A benchmark corpus cannot be used; the message says which file and what to fix.
 
     Attributes:

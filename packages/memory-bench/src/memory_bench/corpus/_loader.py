@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from memory_bench.corpus._errors import CorpusFormatError
 from memory_bench.corpus._models import MemoryBenchmarkCorpus
 from memory_bench.corpus._rules import validate_corpus
+from memory_bench.errors import BenchError
 
 CORPUS_V1_RELATIVE_PATH = Path("corpus") / "memory-benchmark.v1.json"
 """Where the checked-in corpus lives, relative to the repository root."""
@@ -110,7 +111,7 @@ def _decode_json(data: bytes | str, source: str) -> Any:
         ) from error
 
 
-class _DuplicateKeyError(ValueError):
+class _DuplicateKeyError(BenchError, ValueError):
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key

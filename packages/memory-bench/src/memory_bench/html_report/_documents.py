@@ -22,6 +22,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from memory_bench.baseline import BaselineComparison
+from memory_bench.errors import BenchError
 from memory_bench.html_report._deterministic import deterministic_page
 from memory_bench.html_report._live import live_evidence_page, live_page
 from memory_bench.html_report._page import Page
@@ -43,7 +44,7 @@ _ACCEPTED = (
 )
 
 
-class ReportInputError(UsageError):
+class ReportInputError(BenchError, UsageError):
     """A saved result cannot be rendered; the message names the file, the field and what to do.
 
     Attributes:

@@ -80,6 +80,7 @@ from memory_bench.corpus import (
     scenario_timeline,
 )
 from memory_bench.driver import PreparedScenario, ProbeOutcome, prepare_scenario, run_probe
+from memory_bench.errors import BenchError
 from memory_bench.harness import (
     EVAL_PRINCIPAL,
     PROBE_POLICY_PROFILE,
@@ -442,7 +443,7 @@ class _ArmResult:
         return any(attempt.calls for attempt in self.attempts)
 
 
-class _CeilingRefused(Exception):
+class _CeilingRefused(BenchError):
     """The pre-admission check refused a run; the invocation stops."""
 
 

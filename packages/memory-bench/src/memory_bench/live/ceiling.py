@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory_core.errors import MemoryCoreError, UsageError
+from memory_bench.errors import BenchError
+from memory_core.errors import UsageError
 from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.pricing import ModelPrice
 
@@ -45,7 +46,7 @@ def worst_case_run_cost_usd(
     return profile.limits.max_steps * per_call
 
 
-class RunCostAboveCeilingError(UsageError):
+class RunCostAboveCeilingError(BenchError, UsageError):
     """One run of this model under this policy could cost more than the per-run ceiling the
     pre-admission check reserves, so the invocation ceiling could be crossed."""
 
@@ -90,7 +91,7 @@ def require_bounded_run_cost(
     return worst
 
 
-class PricingUnavailableError(MemoryCoreError):
+class PricingUnavailableError(BenchError):
     """The first completed live run cost nothing, or a run's cost is unknown: the ceiling
     cannot be enforced."""
 

@@ -29,6 +29,7 @@ from typing import Annotated, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memory_bench.artifacts import write_new_text
+from memory_bench.errors import BenchError
 from memory_bench.live.ceiling import INVOCATION_CEILING_USD, PER_RUN_CEILING_USD
 from memory_core.errors import UsageError
 from memory_core.formation.selection import minimum_fully_supported
@@ -344,7 +345,7 @@ class MemoryBenchmarkEvidence(_Frozen):
         return self
 
 
-class EvidenceError(UsageError):
+class EvidenceError(BenchError, UsageError):
     """An evidence file is missing, malformed, or does not pass its own validation."""
 
 

@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from memory_core.domain import BeliefType, Polarity
+from memory_core.errors import MemoryCoreError
 from memory_core.formation._text import collapse, normalize_key, split_sentences
 from memory_core.formation.hazards import is_hazardous
 from memory_core.formation.resolver import GROUNDING_FILLER, content_words
@@ -73,7 +74,7 @@ class ReplyRejection(StrEnum):
         return self in (ReplyRejection.HAZARD, ReplyRejection.UNGROUNDED)
 
 
-class ReplyRejectedError(ValueError):
+class ReplyRejectedError(MemoryCoreError, ValueError):
     """A model reply failed validation; ``reason`` says which rule (no reply text kept)."""
 
     def __init__(self, reason: ReplyRejection, detail: str) -> None:
