@@ -34,6 +34,7 @@ run's prompt). Its contract:
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from memory_core.clock import Clock
@@ -48,6 +49,8 @@ if TYPE_CHECKING:  # the runtime package imports this module: no import cycle at
 
 REDACTED_SECRETS_FIELD = "redacted_secrets"
 """The payload field holding how many secret spans a recorded message had masked."""
+
+_log = logging.getLogger(__name__)
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 200
 """The longest idempotency key a record accepts (a UUID is 36 characters)."""
@@ -99,7 +102,7 @@ def record_message(
                     )
                 return held
         storage.sessions.touch(principal, session_id, clock.now())
-        return writer.append(
+        event = writer.append(
             event_type,
             principal=principal,
             session_id=session_id,
@@ -108,6 +111,14 @@ def record_message(
             trust=trust,
             payload=payload,
         )
+    _log.debug(
+        "recorded %s %s in session %s (%d secret spans masked)",
+        event_type,
+        event.event_id,
+        session_id,
+        masked,
+    )
+    return event
 
 
 def _checked_key(key: object) -> str:

@@ -414,6 +414,14 @@ class RunService:
             },
         )
         self._touch(session)
+        _log.info(
+            "run %s in session %s ended %s after %d steps (%d tokens)",
+            run_id,
+            session_id,
+            status.value,
+            progress.steps,
+            usage.input_tokens + usage.output_tokens,
+        )
         run = Run(
             run_id=run_id,
             session_id=session_id,
