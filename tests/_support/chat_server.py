@@ -44,6 +44,7 @@ class Reply:
     raw: str | None = None
     delay_seconds: float = 0.0
     chunk_delay_seconds: float = 0.0
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 def reply_text(
@@ -218,6 +219,8 @@ class ChatServer:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
+                    for name, value in reply.headers:
+                        self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):

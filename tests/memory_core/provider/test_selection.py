@@ -343,7 +343,9 @@ def test_the_audit_is_content_free(make_model: ModelFactory, kit: Kit, tmp_path:
         "provider_policy_version",
         "reason",
         "evidence_file",
+        "not_selected",
     ]
+    assert audit.not_selected is not None
     rendered = repr(audit) + json.dumps(dataclasses.asdict(audit))
     for fragment in ("Seattle", "hunter2", "User lives", str(tmp_path)):
         assert fragment not in rendered

@@ -19,20 +19,38 @@ run's prompt). Its contract:
   closed in between (the retry reports what the first attempt stored). A key already used in
   the session for a different message (other text or event type) is a ``ConflictError``.
   Keys are scoped to one session of one principal.
+* **Secrets are masked before they are stored.** Every secret span the hazard screen finds in
+  the text (:func:`~memory_core.formation.hazards.secret_spans`) is replaced with its
+  family's mask (``[redacted:secret.credential]``) and the count stored as the payload's
+  ``redacted_secrets`` (absent when nothing was masked), so no table holds the secret
+  verbatim. The screen refuses a sentence holding a mask under the same family, so
+  formation refuses (and counts) what it refused before, and replay and provenance read the
+  masked turn. A retry with the same key whose text differs only inside a secret is taken
+  for the same message (only the masked text is kept to compare). Injections are kept as
+  sent: they are refused at formation and are evidence of an attack, not a credential to
+  protect. A secret split over two turns is caught at formation (session state) but not
+  masked here.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from memory_core.clock import Clock
 from memory_core.domain import Event, JsonValue, Principal, Trust
 from memory_core.errors import ConflictError, UsageError
+from memory_core.formation.hazards import mask_secrets
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD, Storage
 from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
 
 if TYPE_CHECKING:  # the runtime package imports this module: no import cycle at run time
     from memory_core.runtime.events import EventWriter
+
+REDACTED_SECRETS_FIELD = "redacted_secrets"
+"""The payload field holding how many secret spans a recorded message had masked."""
+
+_log = logging.getLogger(__name__)
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 200
 """The longest idempotency key a record accepts (a UUID is 36 characters)."""
@@ -66,8 +84,10 @@ def record_message(
         NotFoundError: no such session for the principal.
         ConflictError: the key was used in this session for a different message.
     """
-    checked = check_message_text(text, field=field, max_bytes=max_bytes)
+    checked, masked = mask_secrets(check_message_text(text, field=field, max_bytes=max_bytes))
     payload: dict[str, JsonValue] = {"text": checked}
+    if masked:
+        payload[REDACTED_SECRETS_FIELD] = masked
     if idempotency_key is not None:
         payload[IDEMPOTENCY_KEY_FIELD] = _checked_key(idempotency_key)
     with storage.unit_of_work():
@@ -82,7 +102,7 @@ def record_message(
                     )
                 return held
         storage.sessions.touch(principal, session_id, clock.now())
-        return writer.append(
+        event = writer.append(
             event_type,
             principal=principal,
             session_id=session_id,
@@ -91,6 +111,14 @@ def record_message(
             trust=trust,
             payload=payload,
         )
+    _log.debug(
+        "recorded %s %s in session %s (%d secret spans masked)",
+        event_type,
+        event.event_id,
+        session_id,
+        masked,
+    )
+    return event
 
 
 def _checked_key(key: object) -> str:
@@ -102,4 +130,4 @@ def _checked_key(key: object) -> str:
     return check_message_text(key, field="idempotency_key")
 
 
-__all__ = ["MAX_IDEMPOTENCY_KEY_LENGTH", "record_message"]
+__all__ = ["MAX_IDEMPOTENCY_KEY_LENGTH", "REDACTED_SECRETS_FIELD", "record_message"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -16,6 +17,8 @@ from memory_core.errors import StorageUnavailableError, UsageError
 from memory_store_pg._engine import check_schema_name, create_engine, redact, resolve_url
 from memory_store_pg._engine import translated_errors as _translated_errors
 from memory_store_pg._schema import VERSION_TABLE
+
+_log = logging.getLogger(__name__)
 
 SCRIPT_LOCATION = "memory_store_pg:migrations"
 """Alembic's script location, as a package resource."""
@@ -97,6 +100,7 @@ def upgrade(
         engine.dispose()
     if after is None:  # pragma: no cover - alembic stamps the version table
         raise StorageUnavailableError(f"the upgrade of {where} recorded no revision")
+    _log.info("schema of %s upgraded from %s to %s", where, before, after)
     return UpgradeResult(before=before, after=after)
 
 

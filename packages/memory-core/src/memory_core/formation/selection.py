@@ -33,7 +33,9 @@ the evidence file's name; never a statement, a path or a count.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 import os
 import shlex
 from dataclasses import dataclass
@@ -58,6 +60,8 @@ from memory_core.formation.extractor import DeterministicExtractor, Extractor
 from memory_core.formation.provider import ProviderExtractor
 from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.runtime.model import Model
+
+_log = logging.getLogger(__name__)
 
 PROVIDER_EVIDENCE_PREFIX = "provider-formation"
 """Every provider formation evidence file name starts with this and a dot."""
@@ -331,6 +335,8 @@ class SelectionAudit:
         provider_policy_version: The current provider formation policy version.
         reason: Why.
         evidence_file: The evidence file's name (no directory) when one was consulted.
+        not_selected: When a formation model was given but ``auto`` chose the deterministic
+            extractor, one sentence saying why (also logged as a warning); else ``None``.
     """
 
     mode: SelectionMode
@@ -339,6 +345,7 @@ class SelectionAudit:
     provider_policy_version: str
     reason: SelectionReason
     evidence_file: str | None = None
+    not_selected: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -492,6 +499,16 @@ def select_extractor(
                 "deterministic extractor instead"
             ),
         )
+    if model is not None:
+        wanted = provider_evidence_filename(provider_policy_version, model.model_name)
+        why = (
+            f"formation model {model.model_name!r} was given but not selected: "
+            f"{_EXPLANATIONS[finding.reason]} ({finding.reason.value}); forming with the "
+            f"deterministic extractor (publish {wanted} with `agent eval memory-formation` "
+            "to select it)"
+        )
+        _log.warning("%s", why)
+        audit = dataclasses.replace(audit, not_selected=why)
     return ExtractorSelection(extractor=deterministic, audit=audit)
 
 

@@ -50,6 +50,7 @@ the committed beliefs flagged as conflicting and ``confirmations_requested`` the
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -115,6 +116,8 @@ from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
 from memory_core.tokenizer import lexemes
+
+_log = logging.getLogger(__name__)
 
 TRIGGERS: frozenset[str] = frozenset(
     {"session_close", "idle_sweep", "manual", "replay", "remember"}
@@ -766,6 +769,15 @@ class GovernedMemoryService:
         new_watermark = max(read_up_to, tally.last_sequence) if complete else read_up_to
         if new_watermark != watermark:
             self._storage.formation.set_watermark(principal, session.id, new_watermark)
+        _log.info(
+            "formed session %s (%s): %d proposed, %d committed, %d refused as hazards, %d rejected",
+            session.id,
+            trigger,
+            tally.proposed,
+            tally.committed,
+            tally.refused_hazard,
+            tally.rejected,
+        )
         return tally.result()
 
     def _established(

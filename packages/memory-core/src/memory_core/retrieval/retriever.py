@@ -49,6 +49,7 @@ in the operator tier; pass a constant timer for byte-identical traces under a fi
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -96,6 +97,8 @@ from memory_core.retrieval.ranking import (
     select_within_budget,
 )
 from memory_core.retrieval.render import block_tokens, render_header, render_line
+
+_log = logging.getLogger(__name__)
 
 CANDIDATE_MULTIPLIER = 8
 """Each arm reads up to ``max(max_items * CANDIDATE_MULTIPLIER, CANDIDATE_FLOOR)`` beliefs."""
@@ -287,6 +290,13 @@ class MemoryRetriever:
             operator_expires_at=now + timedelta(days=trace_profile.operator_retention_days),
         )
         recorded = self._traces.record(trace)
+        _log.info(
+            "recall %s (%s): %d returned, %d dropped for budget",
+            recorded.trace_id,
+            request.moment,
+            len(returned),
+            len(dropped),
+        )
         return RecallResult(block=block, trace=recorded, beliefs=tuple(returned))
 
     def corrections(

@@ -166,12 +166,21 @@ class ModelError(MemoryCoreError):
 
 
 class TransientModelError(ModelError):
-    """A failure worth retrying (timeout, rate limit, server error)."""
+    """A failure worth retrying (timeout, rate limit, server error); ``retry_after`` is the
+    wait in seconds the server asked for (its ``Retry-After``), if any."""
 
-    def __init__(self, message: str, *, status: int | None = None, body: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        body: str = "",
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.body = body
+        self.retry_after = retry_after
 
 
 class ReplyTimeoutError(TransientModelError):

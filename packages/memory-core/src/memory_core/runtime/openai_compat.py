@@ -11,8 +11,11 @@ llama.cpp server, LiteLLM). Configuration comes from arguments or the environmen
 * ``MEMORY_MODEL_STRUCTURED_OUTPUT``: ``auto`` (default), ``json_schema``, ``json_object``, ``off``
 
 Failures are typed: connection failures, 429 and 5xx raise ``TransientModelError`` after
-``max_retries`` retries; a read timeout raises it at once, since the server may still be
-generating the request and re-sending it would queue a second generation behind the first.
+``max_retries`` retries, waiting before each what the server's ``Retry-After`` asks (seconds
+or an HTTP date, capped at ``MAX_RETRY_AFTER_SECONDS``) or else a full-jitter exponential
+backoff (uniform in ``[0, min(8, 0.5 * 2**attempt)]``), each retry logged as a warning; a
+read timeout raises it at once, since the server may still be generating the request and
+re-sending it would queue a second generation behind the first.
 Other HTTP errors and malformed replies raise ``PermanentModelError``. Both keep the HTTP
 status and body. Timeouts are two: ``connect_timeout_seconds`` to reach the server and
 ``timeout_seconds`` for each read. Without streaming a read lasts the whole generation; with
@@ -43,9 +46,11 @@ than 127.0.0.1/localhost/::1 an error, so no test can reach the internet.
 
 from __future__ import annotations
 
+import email.utils
 import json
 import logging
 import os
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, get_args
@@ -89,6 +94,8 @@ STRUCTURED_OUTPUT_ENV = "MEMORY_MODEL_STRUCTURED_OUTPUT"
 DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 _BODY_LIMIT = 2000
+MAX_RETRY_AFTER_SECONDS = 60.0
+"""The longest ``Retry-After`` wait honoured (a longer ask waits this long)."""
 _STRUCTURED_MODES = ("auto", *get_args(StructuredOutput))
 _FALLBACK: dict[StructuredOutput, StructuredOutput] = {
     "json_schema": "json_object",
@@ -134,6 +141,8 @@ class OpenAICompatibleModel:
         structured_output: str | None = None,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+        now: Callable[[], float] = time.time,
     ) -> None:
         """Configure the client (nothing is sent until the first call).
 
@@ -154,6 +163,8 @@ class OpenAICompatibleModel:
                 ``MEMORY_MODEL_STRUCTURED_OUTPUT``, else ``auto``).
             transport: An httpx transport (tests).
             sleep: Backoff sleep (tests).
+            rng: The backoff jitter's random source (tests pass a seeded one).
+            now: Wall clock in epoch seconds, to read an HTTP-date ``Retry-After`` (tests).
 
         Raises:
             UsageError: A setting is out of range or a non-loopback host is named while
@@ -202,6 +213,8 @@ class OpenAICompatibleModel:
         self._max_output_tokens = max_output_tokens
         self._prices = prices if prices is not None else PriceCatalog.load()
         self._sleep = sleep
+        self._rng = rng if rng is not None else random.Random()
+        self._now = now
         self._warned_served: set[str] = set()
 
     @property
@@ -292,12 +305,28 @@ class OpenAICompatibleModel:
                 break
             except ReplyTimeoutError:
                 raise
-            except TransientModelError:
+            except TransientModelError as exc:
                 if attempt >= self._max_retries:
                     raise
-                self._sleep(min(8.0, 0.5 * 2**attempt))
+                delay = self._delay(attempt, exc.retry_after)
+                _log.warning(
+                    "model %s: transient failure (%s, status %s); retry %d/%d in %.2fs",
+                    self._model,
+                    type(exc).__name__,
+                    exc.status,
+                    attempt + 1,
+                    self._max_retries,
+                    delay,
+                )
+                self._sleep(delay)
                 attempt += 1
         return self._response(wire, body, tools)
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait before retry ``attempt + 1``: the server's ask, else full jitter."""
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), MAX_RETRY_AFTER_SECONDS)
+        return self._rng.uniform(0.0, min(8.0, 0.5 * 2**attempt))
 
     def _once(self, body: Mapping[str, Any]) -> WireReply:
         try:
@@ -312,7 +341,7 @@ class OpenAICompatibleModel:
             raise TransientModelError(f"model request timed out: {exc!r}") from exc
         except httpx.TransportError as exc:
             raise TransientModelError(f"model request failed: {exc!r}") from exc
-        _raise_for_status(response.status_code, response.text)
+        _raise_for_status(response, self._now)
         try:
             return parse_completion(response.json())
         except (ValueError, KeyError, IndexError, TypeError) as exc:
@@ -326,7 +355,7 @@ class OpenAICompatibleModel:
         with self._client.stream("POST", "/chat/completions", json=body) as response:
             if response.status_code >= 400:
                 response.read()
-                _raise_for_status(response.status_code, response.text)
+                _raise_for_status(response, self._now)
             folded = StreamAccumulator()
             try:
                 for line in response.iter_lines():
@@ -400,10 +429,36 @@ class OpenAICompatibleModel:
         )
 
 
-def _raise_for_status(status: int, text: str) -> None:
-    body = text[:_BODY_LIMIT]
+def retry_after_seconds(value: str | None, now: float) -> float | None:
+    """A ``Retry-After`` header's wait in seconds (delta-seconds or an HTTP date), or None."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    try:
+        return max(float(text), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(when.timestamp() - now, 0.0)
+
+
+def _raise_for_status(response: httpx.Response, now: Callable[[], float]) -> None:
+    status = response.status_code
+    if status < 400:
+        return
+    body = response.text[:_BODY_LIMIT]
     if status == 429 or status >= 500:
-        raise TransientModelError(f"model server answered {status}", status=status, body=body)
+        raise TransientModelError(
+            f"model server answered {status}",
+            status=status,
+            body=body,
+            retry_after=retry_after_seconds(response.headers.get("retry-after"), now()),
+        )
     if status >= 400:
         raise PermanentModelError(f"model server answered {status}", status=status, body=body)
 
@@ -422,6 +477,7 @@ __all__ = [
     "DEFAULT_BASE_URL",
     "DEFAULT_CONNECT_TIMEOUT_SECONDS",
     "LOOPBACK_ONLY_ENV",
+    "MAX_RETRY_AFTER_SECONDS",
     "STREAM_ENV",
     "STRUCTURED_OUTPUT_ENV",
     "TEXT_TOOL_CALLS_ENV",

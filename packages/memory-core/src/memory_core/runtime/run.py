@@ -62,6 +62,7 @@ from memory_core.runtime.events import (
     USER_MESSAGE_CREATED,
     EventWriter,
 )
+from memory_core.runtime.failure import ModelFailure, model_failure
 from memory_core.runtime.model import (
     Message,
     Model,
@@ -111,6 +112,8 @@ class Run:
         usage_feedback: What usage feedback recorded (citations, ambiguous ids), or ``None``
             when it did not run (no recorder, no final message, or it failed).
         cost_known: False when any call's cost was unknown (no price or no usage reported).
+        error_status: The HTTP status of the failed model call behind the status, if any.
+        error_body: A bounded, secret-masked excerpt of that call's reply body, if any.
     """
 
     run_id: str
@@ -132,6 +135,8 @@ class Run:
     completed_at: datetime
     usage_feedback: UsageResult | None = None
     cost_known: bool = True
+    error_status: int | None = None
+    error_body: str | None = None
 
     @property
     def completed(self) -> bool:
@@ -194,10 +199,30 @@ class _Progress:
     prefix_digest: str | None = None
     final_message: str | None = None
     error_class: str | None = None
+    failure: ModelFailure | None = None
+
+    def model_failed(self, run_id: str, exc: BaseException) -> None:
+        """Record a failed model call: its class, HTTP status and body excerpt, and log it."""
+        self.error_class = type(exc).__name__
+        self.failure = model_failure(exc)
+        _log.warning(
+            "run %s failed calling the model: %s status=%s body=%r",
+            run_id,
+            self.error_class,
+            self.failure.status,
+            self.failure.body,
+        )
 
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
+
+
+def _failure_fields(failure: ModelFailure | None) -> dict[str, JsonValue]:
+    """The ``run.completed`` fields of a failed model call (none when no call failed)."""
+    if failure is None:
+        return {}
+    return {"error_status": failure.status, "error_body": failure.body}
 
 
 def session_transcript(events: Sequence[Event]) -> tuple[str, list[Message]]:
@@ -385,9 +410,18 @@ class RunService:
                 "cost_usd": progress.cost_usd,
                 "cost_known": progress.cost_known,
                 "error_class": progress.error_class,
+                **_failure_fields(progress.failure),
             },
         )
         self._touch(session)
+        _log.info(
+            "run %s in session %s ended %s after %d steps (%d tokens)",
+            run_id,
+            session_id,
+            status.value,
+            progress.steps,
+            usage.input_tokens + usage.output_tokens,
+        )
         run = Run(
             run_id=run_id,
             session_id=session_id,
@@ -407,6 +441,8 @@ class RunService:
             started_at=started_at,
             completed_at=self._clock.now(),
             cost_known=progress.cost_known,
+            error_status=progress.failure.status if progress.failure else None,
+            error_body=progress.failure.body if progress.failure else None,
         )
         if run.completed and run.final_message:
             run = replace(run, usage_feedback=self._record_usage(run, session))
@@ -458,11 +494,10 @@ class RunService:
             try:
                 response = self._model.complete(built.messages, specs)
             except PermanentModelError as exc:
-                progress.error_class = type(exc).__name__
+                progress.model_failed(run_id, exc)
                 return RunStatus.PERMANENT_MODEL_ERROR
             except Exception as exc:  # the run's error boundary: any failure is typed
-                progress.error_class = type(exc).__name__
-                _log.warning("run %s failed calling the model: %s", run_id, type(exc).__name__)
+                progress.model_failed(run_id, exc)
                 return RunStatus.FAILED
             progress.steps += 1
             progress.input_tokens += response.usage.input_tokens

@@ -18,7 +18,7 @@ from memory_core.formation.hazards._checks import (
 )
 from memory_core.formation.hazards._injections import INJECTION_RULES, claims_authority
 from memory_core.formation.hazards._normalize import matching_form, skeleton
-from memory_core.formation.hazards._rules import HazardKind, HazardRule
+from memory_core.formation.hazards._rules import HazardKind, HazardRule, redaction_mask
 from memory_core.formation.hazards._screen import (
     HAZARD_RULES,
     Refusal,
@@ -32,6 +32,7 @@ from memory_core.formation.hazards._screen import (
     screen_turn,
 )
 from memory_core.formation.hazards._secrets import SECRET_RULES
+from memory_core.formation.hazards._spans import SecretSpan, mask_secrets, secret_spans
 
 __all__ = [
     "HAZARD_RULES",
@@ -41,6 +42,7 @@ __all__ = [
     "HazardRule",
     "Refusal",
     "ScreenedTurn",
+    "SecretSpan",
     "SessionScreen",
     "claims_authority",
     "find_hazards",
@@ -49,9 +51,12 @@ __all__ = [
     "is_hazardous",
     "is_injection",
     "luhn_valid",
+    "mask_secrets",
     "matching_form",
+    "redaction_mask",
     "screen_session",
     "screen_turn",
+    "secret_spans",
     "shannon_entropy",
     "skeleton",
     "ssn_valid",

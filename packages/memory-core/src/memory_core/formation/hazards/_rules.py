@@ -23,6 +23,13 @@ class HazardKind(StrEnum):
     INJECTION = "injection"
 
 
+def redaction_mask(family: str) -> str:
+    """What a secret span of ``family`` is replaced with in a stored message
+    (``[redacted:secret.credential]``); the catalogue refuses a sentence holding it under the
+    same family, so a masked turn forms, and counts refusals, as the original did."""
+    return f"[redacted:{family}]"
+
+
 class Shape(StrEnum):
     """A sentence shape a rule without anchor words needs before it runs."""
 
@@ -109,4 +116,4 @@ def whole(check: Callable[[str], bool]) -> Callable[[re.Match[str]], bool]:
     return lambda match: check(match.group(0))
 
 
-__all__ = ["HazardKind", "HazardRule", "Shape", "rule", "whole"]
+__all__ = ["HazardKind", "HazardRule", "Shape", "redaction_mask", "rule", "whole"]

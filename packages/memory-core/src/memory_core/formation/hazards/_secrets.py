@@ -38,7 +38,14 @@ from memory_core.formation.hazards._checks import (
     ssn_valid,
     unlabelled_secret,
 )
-from memory_core.formation.hazards._rules import HazardKind, HazardRule, Shape, rule, whole
+from memory_core.formation.hazards._rules import (
+    HazardKind,
+    HazardRule,
+    Shape,
+    redaction_mask,
+    rule,
+    whole,
+)
 
 _S = HazardKind.SECRET
 _CRED = "secret.credential"
@@ -517,7 +524,21 @@ def _gated(item: HazardRule) -> HazardRule:
     return replace(item, anchors=frozenset(anchors.split()), **gate)  # type: ignore[arg-type]
 
 
-SECRET_RULES: tuple[HazardRule, ...] = tuple(_gated(item) for item in _CATALOGUE)
-"""The secret catalogue."""
+_GATED = tuple(_gated(item) for item in _CATALOGUE)
+_REDACTED = tuple(
+    rule(
+        f"redacted_{family.removeprefix('secret.')}",
+        _S,
+        family,
+        re.escape(redaction_mask(family)),
+        flags=0,
+        substrings=(redaction_mask(family),),
+    )
+    for family in dict.fromkeys(item.family for item in _GATED)
+)
+"""A span masked when its message was recorded: its sentence stays refused, same family."""
+
+SECRET_RULES: tuple[HazardRule, ...] = (*_GATED, *_REDACTED)
+"""The secret catalogue (last: the redaction masks a recorded message carries)."""
 
 __all__ = ["SECRET_RULES"]
