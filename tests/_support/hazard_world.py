@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,10 @@ from memory_core import Composition, Principal, Storage, Trust, build
 from memory_core.formation import ConsolidationResult
 
 _PRINCIPALS = itertools.count(1)
+_IDS = re.compile(
+    r"\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b|\[m:[0-9a-f]{8}\]|\b[0-9a-f]{64}\b"
+)
+"""Random ids, cited short ids and digests: hex that can spell a short numeric secret by chance."""
 
 
 @dataclass
@@ -31,7 +36,7 @@ class Outcome:
         """True when ``fragment`` (case-insensitive) is in a belief, a rendering or an event."""
         needle = fragment.casefold()
         return any(
-            needle in text.casefold()
+            needle in _IDS.sub(" ", text).casefold()
             for text in (*self.statements, self.rendered, self.memory_payloads)
         )
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from memory_core.formation._text import sentence_spans
 from memory_core.formation.hazards._normalize import Skeleton, skeleton
 from memory_core.formation.hazards._rules import HazardKind, redaction_mask
 from memory_core.formation.hazards._screen import _WHOLE_TURN_FAMILIES, sentence_hits
-from memory_core.formation.hazards._sentences import sentence_spans
 
 _CLOSING = ".!?,;:\"')]”’"
 
