@@ -9,26 +9,20 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from memory_core import (
-    Authority,
-    Belief,
-    BeliefStatus,
-    BeliefType,
-    Event,
-    Principal,
-    SequentialIdFactory,
-    Trust,
-)
+from memory_core import Belief, BeliefType, Event, Principal, SequentialIdFactory
+from memory_core.testing import plugin
 from memory_store_pg import PostgresStorage, temporary_storage
 
-PG_T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+# The shipped contract suite's builders, registered under these names; the fixtures below
+# keep this folder's defaults (a Portland fact, its message) on top of them.
+shipped_make_belief = plugin.make_belief
+shipped_make_event = plugin.make_event
 
 
 @pytest.fixture
@@ -89,57 +83,35 @@ def schema_url(postgres_url: str) -> Callable[[str], str]:
 
 
 @pytest.fixture
-def ids() -> SequentialIdFactory:
-    """Deterministic ids for one test."""
+def id_factory() -> SequentialIdFactory:
+    """Deterministic ids for one test (the shipped builders draw from it)."""
     return SequentialIdFactory(namespace="memory-store-pg-tests")
 
 
+_PG_BELIEF: dict[str, Any] = {
+    "belief_type": BeliefType.FACT,
+    "subject": "home city",
+    "statement": "User lives in Portland.",
+}
+
+
 @pytest.fixture
-def make_belief(ids: SequentialIdFactory) -> Callable[..., Belief]:
+def make_belief(shipped_make_belief: Callable[..., Belief]) -> Callable[..., Belief]:
     """Build a valid ACTIVE user-scope fact; keyword overrides replace any field."""
 
     def build(principal: Principal, **overrides: Any) -> Belief:
-        fields: dict[str, Any] = {
-            "id": ids.new_id(),
-            "tenant_id": principal.tenant_id,
-            "principal_id": principal.principal_id,
-            "belief_type": BeliefType.FACT,
-            "subject": "home city",
-            "statement": "User lives in Portland.",
-            "scope": "user",
-            "status": BeliefStatus.ACTIVE,
-            "authority": Authority.USER,
-            "confidence": 0.9,
-            "source_event_ids": (f"evt-{ids.new_id()}",),
-            "valid_from": PG_T0,
-            "last_evidence_at": PG_T0,
-            "created_at": PG_T0,
-            "updated_at": PG_T0,
-            "consolidation_policy_version": "formation@5",
-        }
-        fields.update(overrides)
-        return Belief(**fields)
+        return shipped_make_belief(principal, **{**_PG_BELIEF, **overrides})
 
     return build
 
 
 @pytest.fixture
-def make_event(ids: SequentialIdFactory) -> Callable[..., Event]:
+def make_event(shipped_make_event: Callable[..., Event]) -> Callable[..., Event]:
     """Build a user message event in session ``s-1``; keyword overrides replace any field."""
 
     def build(principal: Principal, **overrides: Any) -> Event:
-        fields: dict[str, Any] = {
-            "event_id": ids.new_id(),
-            "tenant_id": principal.tenant_id,
-            "principal_id": principal.principal_id,
-            "session_id": "s-1",
-            "event_type": "user.message.created",
-            "actor": "user",
-            "trust": Trust.USER,
-            "payload": {"text": "I live in Portland."},
-            "created_at": PG_T0,
-        }
-        fields.update(overrides)
-        return Event(**fields)
+        return shipped_make_event(
+            principal, **{"payload": {"text": "I live in Portland."}, **overrides}
+        )
 
     return build
