@@ -102,7 +102,9 @@ class QueryFormer:
 
     def groups(self, text: str) -> tuple[TermGroup, ...]:
         """Keyword groups (one per keyword) followed by facet groups, in a deterministic order."""
-        keywords = self.keywords(text)
+        return self._groups(self.keywords(text))
+
+    def _groups(self, keywords: tuple[str, ...]) -> tuple[TermGroup, ...]:
         keyword_groups = [
             TermGroup(
                 kind="keyword",
@@ -157,7 +159,8 @@ class QueryFormer:
         Returns:
             The formed query; ``is_empty`` when the turn has no keyword and names no subject.
         """
-        groups = self.groups(text)
+        keywords = self.keywords(text)
+        groups = self._groups(keywords)
         terms: dict[str, None] = {}
         for group in groups:
             if group.kind == "keyword":
@@ -168,7 +171,7 @@ class QueryFormer:
         return FormedQuery(
             terms=tuple(terms),
             subjects=self.named_subjects(text, known_subjects),
-            keywords=self.keywords(text),
+            keywords=keywords,
             groups=groups,
             asks_person=not PERSON_QUESTION_WORDS.isdisjoint(tokenize(text)),
         )
