@@ -404,7 +404,7 @@ class GovernedMemoryService:
             # Outside any unit of work: read the window, screen it and extract (a provider
             # extractor calls its model here, holding no transaction and no storage lock).
             _, events = self._window(owner, session_id, trigger)
-            self._extract(owner, session, events, extracted)
+            self._extract(owner, session, events, extracted, whole=trigger == "replay")
             with self._storage.unit_of_work():
                 # Re-read under the unit (on PostgreSQL the principal's lock is taken here):
                 # a concurrent consolidation may have moved the watermark, and turns may have
@@ -661,9 +661,15 @@ class GovernedMemoryService:
         session: Session,
         events: Sequence[Event],
         extracted: dict[str, _Extraction],
+        *,
+        whole: bool = False,
     ) -> None:
         """Screen and extract every formation source in ``events`` not yet in ``extracted``;
-        each reads the last question of the non-source message just before it (its prompt)."""
+        each reads the last question of the non-source message just before it (its prompt).
+
+        The screen reads the whole session (taint and split secrets cross turns): ``events``
+        themselves when ``whole`` says they are all of it (a replay's window), else a fresh
+        read."""
         screens: dict[str, ScreenedTurn] | None = None
         prompt: str | None = None
         for event in events:
@@ -673,9 +679,8 @@ class GovernedMemoryService:
                 continue
             if event.event_id not in extracted:
                 if screens is None:
-                    screens = _screen_sources(
-                        self._session_events(principal, session.id), principal, session.id
-                    )
+                    history = events if whole else self._session_events(principal, session.id)
+                    screens = _screen_sources(history, principal, session.id)
                 screened = screens.get(event.event_id)
                 if screened is not None:
                     extracted[event.event_id] = self._extract_turn(event, screened, prompt)
