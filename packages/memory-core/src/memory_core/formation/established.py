@@ -13,7 +13,7 @@ update in its window and admits a ``Fact`` only when
 
 A fact failing any check forms nothing and is counted ``invalid_provenance``; a fact whose
 statement is hazardous is counted ``refused_hazard``, like any hazardous candidate. A passing
-fact becomes a :class:`~memory_core.formation.extractor.Candidate` of type ``fact`` at
+fact becomes a :class:`~memory_core.formation.port.Candidate` of type ``fact`` at
 ``AFFIRMED`` authority and the maximum inferred confidence
 (:data:`~memory_core.formation.decay.MAX_INFERRED_CONFIDENCE`), carrying the fact's provenance,
 with a stable subject (the service's ``statement_subject``: the first capitalized entity span,

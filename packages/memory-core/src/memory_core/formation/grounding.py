@@ -99,10 +99,15 @@ def _words(text: str) -> frozenset[str]:
 def lexically_entails(sentence: str, statement: str) -> bool:
     """True when one user ``sentence`` holds every content word of ``statement`` (base forms),
     with the same negation, and asserts it (see :func:`asserts`)."""
-    needed = _words(statement)
+    return _holds(sentence, _words(statement), negated=_negated(statement))
+
+
+def _holds(sentence: str, needed: frozenset[str], *, negated: bool) -> bool:
+    """:func:`lexically_entails` for a statement already read: its content words
+    ``needed`` and whether it is ``negated``."""
     if not needed or not asserts(sentence):
         return False
-    if _negated(sentence) != _negated(statement):
+    if _negated(sentence) != negated:
         return False
     have = _base(frozenset(tokenize(sentence)))
     return all(word in have or base_form(word) in have for word in needed)
@@ -122,6 +127,7 @@ def entailing_event(
     """
     reader = extractor or _READER
     key = candidate_key(candidate)
+    needed, negated = _words(statement), _negated(statement)
     for item in reversed(evidence):
         sentences = tuple(s for s in (collapse(unwrap(x)) for x in item.sentences) if s)
         if not sentences:
@@ -131,9 +137,9 @@ def entailing_event(
         for reading in readings:
             if candidate_key(reading) == key and reading.polarity is candidate.polarity:
                 return item, reading
-        if candidate.polarity is Polarity.ASSERT or _negated(statement):
+        if candidate.polarity is Polarity.ASSERT or negated:
             for sentence in sentences:
-                if lexically_entails(sentence, statement):
+                if _holds(sentence, needed, negated=negated):
                     return item, None
         if any(candidate_key(r)[:2] == key[:2] for r in readings):
             return None  # a later turn says something else about this subject: it wins

@@ -1,6 +1,6 @@
 """Provider-assisted extraction (``formation@8``): a model proposes, the formation rules decide.
 
-:class:`ProviderExtractor` implements the :class:`~memory_core.formation.extractor.Extractor`
+:class:`ProviderExtractor` implements the :class:`~memory_core.formation.port.Extractor`
 port over any :class:`~memory_core.runtime.model.Model`. For one hazard-screened user turn it
 
 1. keeps the sentences the deterministic path would read (questions, requests, conditionals,

@@ -5,7 +5,7 @@ Modes (:class:`SelectionMode`):
 * ``auto``: the :class:`~memory_core.formation.provider.ProviderExtractor` is used only when
   the evidence directory holds a valid :class:`ProviderFormationEvidence` file whose **name
   and contents** match the current provider policy version, the provider and the model;
-  otherwise the :class:`~memory_core.formation.extractor.DeterministicExtractor` is used and
+  otherwise the :class:`~memory_core.formation.deterministic.DeterministicExtractor` is used and
   the :class:`SelectionAudit` says why.
 * ``required``: the same check, but without matching evidence startup refuses with
   :class:`ProviderEvidenceRequiredError`.

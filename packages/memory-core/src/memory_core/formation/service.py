@@ -404,7 +404,7 @@ class GovernedMemoryService:
             # Outside any unit of work: read the window, screen it and extract (a provider
             # extractor calls its model here, holding no transaction and no storage lock).
             _, events = self._window(owner, session_id, trigger)
-            self._extract(owner, session, events, extracted)
+            self._extract(owner, session, events, extracted, whole=trigger == "replay")
             with self._storage.unit_of_work():
                 # Re-read under the unit (on PostgreSQL the principal's lock is taken here):
                 # a concurrent consolidation may have moved the watermark, and turns may have
@@ -473,7 +473,8 @@ class GovernedMemoryService:
                 "the user turn that asked for it"
             )
         tally = _Tally(policy_version=self.policy_version)
-        screens = self._session_screens(owner, session_id)
+        history = self._session_events(owner, session_id)
+        screens = _screen_sources(history, owner, session_id)
         screened = screens[source.event_id]
         if screened.injected or forms_hazard(statement, tainted=screened.tainted):
             tally.refused_hazard = 1
@@ -482,8 +483,7 @@ class GovernedMemoryService:
         # Grounded by meaning in the user's own turns of this session up to the source, as
         # the hazard screen kept them (see memory_core.formation.grounding).
         evidence: list[UserEvidence] = []
-        history = self._storage.events.read_session(owner, session_id, after_sequence=0)
-        for event in sorted(history, key=lambda e: e.sequence):
+        for event in history:
             if event.event_id in screens and event.sequence <= source.sequence:
                 evidence.append(
                     UserEvidence(
@@ -661,9 +661,15 @@ class GovernedMemoryService:
         session: Session,
         events: Sequence[Event],
         extracted: dict[str, _Extraction],
+        *,
+        whole: bool = False,
     ) -> None:
         """Screen and extract every formation source in ``events`` not yet in ``extracted``;
-        each reads the last question of the non-source message just before it (its prompt)."""
+        each reads the last question of the non-source message just before it (its prompt).
+
+        The screen reads the whole session (taint and split secrets cross turns): ``events``
+        themselves when ``whole`` says they are all of it (a replay's window), else a fresh
+        read."""
         screens: dict[str, ScreenedTurn] | None = None
         prompt: str | None = None
         for event in events:
@@ -673,24 +679,17 @@ class GovernedMemoryService:
                 continue
             if event.event_id not in extracted:
                 if screens is None:
-                    screens = self._session_screens(principal, session.id)
+                    history = events if whole else self._session_events(principal, session.id)
+                    screens = _screen_sources(history, principal, session.id)
                 screened = screens.get(event.event_id)
                 if screened is not None:
                     extracted[event.event_id] = self._extract_turn(event, screened, prompt)
             prompt = None
 
-    def _session_screens(self, principal: Principal, session_id: str) -> dict[str, ScreenedTurn]:
-        """Every user turn of the session screened in order: an injection taints the turns
-        after it, and a secret split across turns is caught (``SessionScreen``)."""
-        screen = SessionScreen()
-        screens: dict[str, ScreenedTurn] = {}
-        for event in sorted(
-            self._storage.events.read_session(principal, session_id, after_sequence=0),
-            key=lambda e: e.sequence,
-        ):
-            if is_formation_source(event, principal, session_id):
-                screens[event.event_id] = screen.screen(message_text(event) or "")
-        return screens
+    def _session_events(self, principal: Principal, session_id: str) -> list[Event]:
+        """Every event of the session, in sequence order."""
+        events = self._storage.events.read_session(principal, session_id, after_sequence=0)
+        return sorted(events, key=lambda e: e.sequence)
 
     def _extract_turn(
         self, event: Event, screened: ScreenedTurn, prompt: str | None = None
@@ -1129,6 +1128,20 @@ class GovernedMemoryService:
         if tally is not None and session_id is not None:
             tally.last_sequence = max(tally.last_sequence, stamped.sequence)
         return stamped
+
+
+def _screen_sources(
+    events: Sequence[Event], principal: Principal, session_id: str
+) -> dict[str, ScreenedTurn]:
+    """Every user turn of the session's ``events`` (in sequence order) screened in order: an
+    injection taints the turns after it, and a secret split across turns is caught
+    (``SessionScreen``)."""
+    screen = SessionScreen()
+    return {
+        event.event_id: screen.screen(message_text(event) or "")
+        for event in events
+        if is_formation_source(event, principal, session_id)
+    }
 
 
 def _last_question(text: str) -> str | None:

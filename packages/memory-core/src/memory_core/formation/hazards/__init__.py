@@ -27,7 +27,6 @@ from memory_core.formation.hazards._screen import (
     find_hazards,
     forms_hazard,
     is_hazardous,
-    is_injection,
     screen_session,
     screen_turn,
 )
@@ -49,7 +48,6 @@ __all__ = [
     "forms_hazard",
     "iban_valid",
     "is_hazardous",
-    "is_injection",
     "luhn_valid",
     "mask_secrets",
     "matching_form",

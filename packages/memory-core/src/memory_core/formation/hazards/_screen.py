@@ -159,11 +159,6 @@ def is_hazardous(text: str) -> bool:
     return bool(find_hazards(text))
 
 
-def is_injection(text: str) -> bool:
-    """True when any injection rule matches a sentence of ``text``."""
-    return any(kind is HazardKind.INJECTION for _, kind in find_hazards(text))
-
-
 def forms_hazard(text: str, *, tainted: bool) -> bool:
     """True when a candidate or statement ``text`` must not form: it is hazardous, or the
     session is tainted and it claims a role, privilege or authority."""
@@ -299,7 +294,6 @@ __all__ = [
     "find_hazards",
     "forms_hazard",
     "is_hazardous",
-    "is_injection",
     "screen_session",
     "screen_turn",
 ]
