@@ -19,8 +19,9 @@ from memory_bench.html_report._page import (
     Table,
     Tone,
     Verdict,
+    count_bar,
     fraction_label,
-    ratio_of,
+    ratio_bar,
 )
 from memory_bench.metrics import DeterministicRun, ProbeCounts
 
@@ -43,21 +44,6 @@ _LIST_TONES: tuple[tuple[str, str, Tone], ...] = (
     ("shifts", "Shifts (where recall happened moved)", "warn"),
     ("changes", "Changes (neutral, but the baseline is stale)", "muted"),
 )
-
-
-def _ratio_bar(group: str, series: Series, numerator: int, denominator: int) -> Bar:
-    value = ratio_of(numerator, denominator)
-    return Bar(
-        group=group,
-        series=series.key,
-        value=value,
-        label=fraction_label(numerator, denominator),
-        detail=f"{numerator}/{denominator}",
-    )
-
-
-def _count_bar(group: str, series: Series, count: int) -> Bar:
-    return Bar(group=group, series=series.key, value=float(count), label=str(count))
 
 
 def _category_rows(run: DeterministicRun) -> list[tuple[str, int, ProbeCounts]]:
@@ -95,11 +81,11 @@ def category_section(run: DeterministicRun) -> Section:
     rows = _category_rows(run)
     bars: list[Bar] = []
     for name, _, counts in rows:
-        bars.append(_ratio_bar(name, RECALL, counts.needed_recalled, counts.needed_total))
+        bars.append(ratio_bar(name, RECALL, counts.needed_recalled, counts.needed_total))
         bars.append(
-            _ratio_bar(name, RECALL_GIVEN_FORMED, counts.needed_recalled, counts.needed_formed)
+            ratio_bar(name, RECALL_GIVEN_FORMED, counts.needed_recalled, counts.needed_formed)
         )
-        bars.append(_ratio_bar(name, NOISE, counts.noise_total, counts.returned_total))
+        bars.append(ratio_bar(name, NOISE, counts.noise_total, counts.returned_total))
     chart = BarChart(
         key="category",
         title="Recall and noise by category",
@@ -150,8 +136,8 @@ def distance_section(run: DeterministicRun) -> Section:
     bars: list[Bar] = []
     for item in bins:
         group = str(item.distance)
-        bars.append(_ratio_bar(group, RECALL, item.recalled, item.needed))
-        bars.append(_ratio_bar(group, RECALL_GIVEN_FORMED, item.recalled, item.formed))
+        bars.append(ratio_bar(group, RECALL, item.recalled, item.needed))
+        bars.append(ratio_bar(group, RECALL_GIVEN_FORMED, item.recalled, item.formed))
     chart = BarChart(
         key="distance",
         title="Recall by session distance",
@@ -172,9 +158,9 @@ def attribution_section(run: DeterministicRun) -> Section:
     rows = _category_rows(run)
     bars: list[Bar] = []
     for name, _, counts in rows:
-        bars.append(_count_bar(name, SNAPSHOT_ONLY, counts.recalled_snapshot_only))
-        bars.append(_count_bar(name, IN_TURN_ONLY, counts.recalled_in_turn_only))
-        bars.append(_count_bar(name, BOTH, counts.recalled_both))
+        bars.append(count_bar(name, SNAPSHOT_ONLY, counts.recalled_snapshot_only))
+        bars.append(count_bar(name, IN_TURN_ONLY, counts.recalled_in_turn_only))
+        bars.append(count_bar(name, BOTH, counts.recalled_both))
     chart = BarChart(
         key="attribution",
         title="Where recall happened",
