@@ -24,6 +24,7 @@ from memory_bench.html_report._page import (
     ratio_bar,
 )
 from memory_bench.metrics import DeterministicRun, ProbeCounts
+from memory_bench.report import category_rows, forbidden_text
 
 MAX_LISTED = 40
 """At most this many differences are listed per comparison list; the rest are counted."""
@@ -46,27 +47,6 @@ _LIST_TONES: tuple[tuple[str, str, Tone], ...] = (
 )
 
 
-def _category_rows(run: DeterministicRun) -> list[tuple[str, int, ProbeCounts]]:
-    rows: list[tuple[str, int, ProbeCounts]] = [
-        (row.category, row.probes, row.counts) for row in run.metrics.by_category
-    ]
-    rows.append(("all", run.metrics.probes, run.metrics.retrieval))
-    return rows
-
-
-def _forbidden(counts: ProbeCounts) -> str:
-    parts = [
-        ("currency", counts.currency_violations),
-        ("unformed", counts.currency_unformed),
-        ("leak", counts.abstention_leaks),
-        ("transfer", counts.false_transfers),
-        ("other", counts.other_forbidden_rendered),
-        ("protected", counts.protected_rendered),
-    ]
-    shown = [f"{name} {value}" for name, value in parts if value]
-    return ", ".join(shown) if shown else "0"
-
-
 def _breaks_a_zero(counts: ProbeCounts) -> bool:
     return bool(
         counts.currency_violations
@@ -78,7 +58,7 @@ def _breaks_a_zero(counts: ProbeCounts) -> bool:
 
 def category_section(run: DeterministicRun) -> Section:
     """Recall and noise per category side by side, with the aggregate as ``all``."""
-    rows = _category_rows(run)
+    rows = category_rows(run)
     bars: list[Bar] = []
     for name, _, counts in rows:
         bars.append(ratio_bar(name, RECALL, counts.needed_recalled, counts.needed_total))
@@ -121,7 +101,7 @@ def category_section(run: DeterministicRun) -> Section:
                 str(c.needed_recalled),
                 str(c.returned_total),
                 str(c.noise_total),
-                _forbidden(c),
+                forbidden_text(c),
             )
             for name, probes, c in rows
         ),
@@ -155,7 +135,7 @@ def distance_section(run: DeterministicRun) -> Section:
 
 def attribution_section(run: DeterministicRun) -> Section:
     """Where recall happened: snapshot only, in-turn only, both; per category and overall."""
-    rows = _category_rows(run)
+    rows = category_rows(run)
     bars: list[Bar] = []
     for name, _, counts in rows:
         bars.append(count_bar(name, SNAPSHOT_ONLY, counts.recalled_snapshot_only))
