@@ -46,17 +46,10 @@ def _tier(
     if name == "memory":
         yield InMemoryStorage(), None, lambda: None
         return
-    from sqlalchemy import text
-
     from memory_store_pg import temporary_storage
 
     with temporary_storage(url) as storage:
-
-        def analyze() -> None:
-            with storage.engine.begin() as connection:
-                connection.execute(text(f'ANALYZE "{storage.schema}".memories'))
-
-        yield storage, storage.memories.put_many, analyze
+        yield storage, storage.memories.put_many, storage.analyze
 
 
 def measure(tier: str, url: str, beliefs: int, window: int, seed: int) -> dict[str, object]:

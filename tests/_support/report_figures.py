@@ -17,6 +17,11 @@ EXTERNAL = FIXTURES / "external-locomo.json"
 ChartKey = tuple[str, str, str]
 """``(chart, group, series)``."""
 
+DETERMINISTIC_STACKED = frozenset({"attribution"})
+"""The deterministic page's stacked charts (their bars may print no text)."""
+EXTERNAL_STACKED = frozenset({"external-moments"})
+"""The external page's stacked charts."""
+
 
 def _ratio(numerator: int, denominator: int) -> tuple[float | None, str]:
     if denominator == 0:
@@ -139,6 +144,18 @@ def assert_bars_match(
             assert abs(float(shown_value) - value) < 5e-5, (key, shown_value, value)
         if key[0] not in stacked or shown_text:
             assert shown_text == text, (key, shown_text, text)
+
+
+def assert_deterministic_bars(html: str, document: dict[str, Any]) -> None:
+    """The deterministic page ``html`` draws every bar of the result ``document``."""
+    assert_bars_match(
+        drawn_bars(html), expected_deterministic(document), stacked=DETERMINISTIC_STACKED
+    )
+
+
+def assert_external_bars(html: str, metrics: dict[str, Any]) -> None:
+    """The external page ``html`` draws every bar of the metrics document ``metrics``."""
+    assert_bars_match(drawn_bars(html), expected_external(metrics), stacked=EXTERNAL_STACKED)
 
 
 def live_result() -> Any:

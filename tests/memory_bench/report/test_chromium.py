@@ -24,7 +24,9 @@ import pytest
 from _support.chromium import Browser, chromium_binary
 from _support.report_figures import (
     DETERMINISTIC,
+    DETERMINISTIC_STACKED,
     EXTERNAL,
+    EXTERNAL_STACKED,
     ChartKey,
     assert_bars_match,
     expected_deterministic,
@@ -70,13 +72,13 @@ def browser() -> Iterator[Browser]:
 def _deterministic() -> tuple[str, dict[ChartKey, Any], frozenset[str]]:
     page = deterministic_document_page(read_document(DETERMINISTIC), DETERMINISTIC)
     expected = expected_deterministic(json.loads(DETERMINISTIC.read_text(encoding="utf-8")))
-    return render_page(page), expected, frozenset({"attribution"})
+    return render_page(page), expected, DETERMINISTIC_STACKED
 
 
 def _external() -> tuple[str, dict[ChartKey, Any], frozenset[str]]:
     metrics = validate_field(ExternalMetrics, read_document(EXTERNAL), EXTERNAL, "")
     expected = expected_external(json.loads(EXTERNAL.read_text(encoding="utf-8")))
-    return render_page(external_page(metrics)), expected, frozenset({"external-moments"})
+    return render_page(external_page(metrics)), expected, EXTERNAL_STACKED
 
 
 def _live() -> tuple[str, dict[ChartKey, Any], frozenset[str]]:

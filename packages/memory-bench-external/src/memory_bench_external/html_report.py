@@ -18,11 +18,13 @@ from memory_bench.html_report import (
     Section,
     Series,
     Table,
+    count_bar,
     fraction_label,
+    ratio_bar,
     ratio_label,
     ratio_of,
 )
-from memory_bench_external.metrics import ArmFigures, ExternalMetrics, RecallFigures
+from memory_bench_external.metrics import ArmFigures, ExternalMetrics
 
 MEMORY = Series(key="memory", name="formed memory", colour="#0969da")
 RAW_TURNS = Series(key="raw_turn_bm25", name="raw turns (BM25)", colour="#bf8700")
@@ -35,22 +37,10 @@ def _arms(metrics: ExternalMetrics) -> tuple[tuple[Series, ArmFigures], ...]:
     return ((MEMORY, metrics.memory), (RAW_TURNS, metrics.raw_turn_bm25))
 
 
-def _recall_bar(group: str, series: Series, figures: RecallFigures, k: int) -> Bar:
-    hits = figures.hits[str(k)]
-    value = ratio_of(hits, figures.probes)
-    return Bar(
-        group=group,
-        series=series.key,
-        value=value,
-        label=fraction_label(hits, figures.probes),
-        detail=f"{hits}/{figures.probes}",
-    )
-
-
 def recall_chart(metrics: ExternalMetrics) -> BarChart:
     """Recall@k of both arms, one group per k."""
     bars = [
-        _recall_bar(str(k), series, arm.recall_at_k, k)
+        ratio_bar(str(k), series, arm.recall_at_k.hits[str(k)], arm.recall_at_k.probes)
         for k in metrics.ks
         for series, arm in _arms(metrics)
     ]
@@ -108,10 +98,7 @@ def moments_chart(metrics: ExternalMetrics) -> BarChart:
         scale="count",
         groups=(("memory", "formed memory"),),
         series=tuple(series for series, _ in parts),
-        bars=tuple(
-            Bar(group="memory", series=series.key, value=float(count), label=str(count))
-            for series, count in parts
-        ),
+        bars=tuple(count_bar("memory", series, count) for series, count in parts),
         stacked=True,
     )
 

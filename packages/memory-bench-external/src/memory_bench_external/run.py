@@ -573,13 +573,14 @@ def in_turn_returned(recall: RunRecall) -> list[str]:
     return found
 
 
+def _ranked(in_turn: list[str], snapshot: list[str]) -> list[str]:
+    seen = set(in_turn)
+    return in_turn + [belief_id for belief_id in snapshot if belief_id not in seen]
+
+
 def ranked_returned(recall: RunRecall) -> list[str]:
     """Every belief a probe's run returned, ranked as :data:`MEMORY_RANKING` states."""
-    in_turn = in_turn_returned(recall)
-    seen = set(in_turn)
-    return in_turn + [
-        belief_id for belief_id in _returned(recall.snapshot) if belief_id not in seen
-    ]
+    return _ranked(in_turn_returned(recall), _returned(recall.snapshot))
 
 
 def _answer_probe(
@@ -608,7 +609,7 @@ def _answer_probe(
     recall = read_run_recall(composition, run, view.id, EVAL_PRINCIPAL)
     in_turn = in_turn_returned(recall)
     snapshot = _returned(recall.snapshot)
-    ranked = ranked_returned(recall)
+    ranked = _ranked(in_turn, snapshot)  # ranked_returned, without re-deriving in_turn
     beliefs: dict[str, Belief] = {}
     for belief_id in ranked:
         belief = composition.storage.memories.get(EVAL_PRINCIPAL, belief_id)

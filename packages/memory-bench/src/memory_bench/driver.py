@@ -97,12 +97,6 @@ ExtractorFactory = Callable[[], Extractor]
 """Builds the formation extractor of one scenario's composition."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class _ScenarioResult:
-    formation: ScenarioMetrics
-    probes: tuple[ProbeMetrics, ...]
-
-
 def extractor_name(extractor: Extractor) -> str:
     """The name a run records for its extractor: its ``name`` attribute or its class name."""
     name = getattr(extractor, "name", None)

@@ -47,7 +47,7 @@ from memory_core.errors import UsageError
 from memory_core.ids import SequentialIdFactory
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY, RETRIEVAL_POLICY
 from memory_core.ports import Storage
-from memory_core.profiles import load_profiles
+from memory_core.profiles import MemoryProfiles, load_profiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest
 from memory_core.runtime.context import load_context_plan
 
@@ -306,6 +306,44 @@ def load_beliefs(
     return stored, live, seconds
 
 
+def bench_retriever(
+    storage: Storage,
+    *,
+    version: str,
+    seed: int,
+    timer: Callable[[], float],
+    profiles: MemoryProfiles | None = None,
+) -> MemoryRetriever:
+    """The benchmarks' retriever over ``storage``: fixed clock, trace ids namespaced by run."""
+    return MemoryRetriever(
+        memories=storage.memories,
+        traces=storage.traces,
+        clock=FixedClock(BENCH_NOW),
+        ids=SequentialIdFactory(namespace=f"{version}/traces/{seed}"),
+        profiles=profiles if profiles is not None else load_profiles(),
+        timer=timer,
+    )
+
+
+def in_turn_request(text: str) -> RecallRequest:
+    """The in-turn recall of one generated question."""
+    return RecallRequest(
+        principal=BENCH_PRINCIPAL, moment="in_turn", text=text, project_scope=BENCH_PROJECT
+    )
+
+
+def snapshot_request() -> RecallRequest:
+    """The session snapshot recall, at the context plan's snapshot budget."""
+    budget = load_context_plan().snapshot
+    return RecallRequest(
+        principal=BENCH_PRINCIPAL,
+        moment="snapshot",
+        project_scope=BENCH_PROJECT,
+        max_items=budget.max_items,
+        max_tokens=budget.max_tokens,
+    )
+
+
 def run_recall_benchmark(
     storage: Storage,
     *,
@@ -348,29 +386,9 @@ def run_recall_benchmark(
     )
     if after_load is not None:
         after_load()
-    retriever = MemoryRetriever(
-        memories=storage.memories,
-        traces=storage.traces,
-        clock=FixedClock(BENCH_NOW),
-        ids=SequentialIdFactory(namespace=f"{RECALL_BENCHMARK_VERSION}/traces/{seed}"),
-        profiles=load_profiles(),
-        timer=timer,
-    )
-    snapshot_budget = load_context_plan().snapshot
+    retriever = bench_retriever(storage, version=RECALL_BENCHMARK_VERSION, seed=seed, timer=timer)
     questions = generate_questions(warmup + queries, seed=seed)
-
-    def in_turn(text: str) -> RecallRequest:
-        return RecallRequest(
-            principal=BENCH_PRINCIPAL, moment="in_turn", text=text, project_scope=BENCH_PROJECT
-        )
-
-    snapshot = RecallRequest(
-        principal=BENCH_PRINCIPAL,
-        moment="snapshot",
-        project_scope=BENCH_PROJECT,
-        max_items=snapshot_budget.max_items,
-        max_tokens=snapshot_budget.max_tokens,
-    )
+    snapshot = snapshot_request()
 
     def timed(requests: Sequence[RecallRequest]) -> LatencySummary:
         durations: list[float] = []
@@ -383,9 +401,9 @@ def run_recall_benchmark(
         return summarize(durations, returned)
 
     for text in questions[:warmup]:
-        retriever.recall(in_turn(text))
+        retriever.recall(in_turn_request(text))
         retriever.recall(snapshot)
-    in_turn_summary = timed([in_turn(text) for text in questions[warmup:]])
+    in_turn_summary = timed([in_turn_request(text) for text in questions[warmup:]])
     snapshot_summary = timed([snapshot] * queries)
     return RecallBenchReport(
         benchmark=RECALL_BENCHMARK_VERSION,
@@ -441,11 +459,14 @@ __all__ = [
     "BulkPut",
     "LatencySummary",
     "RecallBenchReport",
+    "bench_retriever",
     "generate_beliefs",
     "generate_questions",
+    "in_turn_request",
     "load_beliefs",
     "nearest_rank",
     "render_table",
     "run_recall_benchmark",
+    "snapshot_request",
     "summarize",
 ]

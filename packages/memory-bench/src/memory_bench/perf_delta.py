@@ -36,21 +36,21 @@ from memory_bench.perf import (
     WARMUP_RECALLS,
     BulkPut,
     LatencySummary,
+    bench_retriever,
     generate_beliefs,
     generate_questions,
+    in_turn_request,
     load_beliefs,
+    snapshot_request,
     summarize,
 )
-from memory_core.clock import FixedClock
 from memory_core.domain import BeliefStatus
 from memory_core.errors import UsageError
-from memory_core.ids import SequentialIdFactory
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import Storage
 from memory_core.profiles import load_profiles
-from memory_core.retrieval import MemoryRetriever, RecallRequest
+from memory_core.retrieval import RecallRequest
 from memory_core.retrieval.lifecycle import delta_allowance
-from memory_core.runtime.context import load_context_plan
 
 DELTA_BENCHMARK_VERSION: Final = "recall-delta-cost@1"
 """Version of the procedure; a change makes figures incomparable."""
@@ -131,27 +131,12 @@ def run_delta_benchmark(
     load_beliefs(storage, iter(before), bulk_put=bulk_put)
     if after_load is not None:
         after_load()
-    clock = FixedClock(BENCH_NOW)
     profiles = load_profiles()
-    retriever = MemoryRetriever(
-        memories=storage.memories,
-        traces=storage.traces,
-        clock=clock,
-        ids=SequentialIdFactory(namespace=f"{DELTA_BENCHMARK_VERSION}/traces/{seed}"),
-        profiles=profiles,
-        timer=timer,
+    retriever = bench_retriever(
+        storage, version=DELTA_BENCHMARK_VERSION, seed=seed, timer=timer, profiles=profiles
     )
-    snapshot_budget = load_context_plan().snapshot
     watermark = storage.memories.head_position(BENCH_PRINCIPAL)
-    snapshot = retriever.recall(
-        RecallRequest(
-            principal=BENCH_PRINCIPAL,
-            moment="snapshot",
-            project_scope=BENCH_PROJECT,
-            max_items=snapshot_budget.max_items,
-            max_tokens=snapshot_budget.max_tokens,
-        )
-    )
+    snapshot = retriever.recall(snapshot_request())
     # Mid-session: new beliefs, and snapshot members retired (fresh positions past the mark).
     load_beliefs(storage, generated, bulk_put=bulk_put)
     for belief in snapshot.beliefs[:corrected]:
@@ -166,11 +151,8 @@ def run_delta_benchmark(
     issued = 0
     for index, text in enumerate(questions):
         timed = index >= warmup
-        request = RecallRequest(
-            principal=BENCH_PRINCIPAL, moment="in_turn", text=text, project_scope=BENCH_PROJECT
-        )
         started = timer()
-        base = retriever.recall(request)
+        base = retriever.recall(in_turn_request(text))
         base_ms = (timer() - started) * 1000.0
         started = timer()
         head = storage.memories.head_position(BENCH_PRINCIPAL)

@@ -57,6 +57,15 @@ def formation_text(run: DeterministicRun) -> Text:
     )
 
 
+def category_rows(run: DeterministicRun) -> list[tuple[str, int, ProbeCounts]]:
+    """(category, probes, counts) per category, then the aggregate as ``all``."""
+    rows: list[tuple[str, int, ProbeCounts]] = [
+        (row.category, row.probes, row.counts) for row in run.metrics.by_category
+    ]
+    rows.append(("all", run.metrics.probes, run.metrics.retrieval))
+    return rows
+
+
 def category_table(run: DeterministicRun) -> Table:
     """Per-category retrieval with the aggregate as the last row: end-to-end recall, recall
     given formed and the noise ratio side by side."""
@@ -73,10 +82,7 @@ def category_table(run: DeterministicRun) -> Table:
     ):
         table.add_column(column, justify="right", overflow="fold")
     table.add_column("forbidden", overflow="fold")
-    rows: list[tuple[str, int, ProbeCounts]] = [
-        (row.category, row.probes, row.counts) for row in run.metrics.by_category
-    ]
-    rows.append(("all", run.metrics.probes, run.metrics.retrieval))
+    rows = category_rows(run)
     for index, (name, probes, counts) in enumerate(rows):
         last = index == len(rows) - 1
         if last:
@@ -90,13 +96,14 @@ def category_table(run: DeterministicRun) -> Table:
             _plain_ratio(counts.needed_recalled, counts.needed_total),
             _plain_ratio(counts.needed_recalled, counts.needed_formed),
             _plain_ratio(counts.noise_total, counts.returned_total),
-            _bucket_text(counts),
+            forbidden_text(counts),
             style="bold" if last else None,
         )
     return table
 
 
-def _bucket_text(counts: ProbeCounts) -> str:
+def forbidden_text(counts: ProbeCounts) -> str:
+    """The non-zero forbidden-rendering buckets, e.g. ``currency 1, leak 2``, or ``0``."""
     parts = [
         ("currency", counts.currency_violations),
         ("unformed", counts.currency_unformed),
@@ -201,9 +208,11 @@ def render_report(
 
 
 __all__ = [
+    "category_rows",
     "category_table",
     "comparison_text",
     "distance_table",
+    "forbidden_text",
     "format_ratio",
     "formation_text",
     "render_report",

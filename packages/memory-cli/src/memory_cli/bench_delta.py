@@ -11,57 +11,36 @@ a usage error.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from memory_cli.app import print_error
-from memory_cli.bench_recall import UNAVAILABLE_EXIT, positive_int
-from memory_core.errors import StorageUnavailableError, UsageError
+from memory_cli.bench_recall import (
+    add_storage_arguments,
+    add_url_and_seed_arguments,
+    bench_storage,
+    positive_int,
+    run_report,
+)
 
 
 def _report_json(args: argparse.Namespace) -> str:
     from memory_bench.perf_delta import run_delta_benchmark
-    from memory_core import InMemoryStorage
 
-    options = {
-        "beliefs": args.beliefs,
-        "since": args.since,
-        "corrected": args.corrected,
-        "queries": args.queries,
-        "seed": args.seed,
-    }
-    if args.storage == "memory":
-        if args.url is not None:
-            raise UsageError("--url applies to --storage postgres, not memory")
-        report = run_delta_benchmark(InMemoryStorage(), storage_name="memory", **options)
-    else:
-        try:
-            from memory_store_pg import temporary_storage
-        except ImportError as exc:  # the optional extra is not installed
-            raise UsageError(
-                "the PostgreSQL store is not installed: install memory-cli[postgres] "
-                "(or the memory-store-pg package)"
-            ) from exc
-        with temporary_storage(args.url) as pg:
-            report = run_delta_benchmark(
-                pg,
-                storage_name="postgres",
-                bulk_put=pg.memories.put_many,
-                after_load=pg.analyze,
-                **options,
-            )
+    with bench_storage(args) as (storage, name, hooks):
+        report = run_delta_benchmark(
+            storage,
+            storage_name=name,
+            beliefs=args.beliefs,
+            since=args.since,
+            corrected=args.corrected,
+            queries=args.queries,
+            seed=args.seed,
+            **hooks,
+        )
     return report.model_dump_json(indent=2)
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        text = _report_json(args)
-    except StorageUnavailableError as exc:
-        print_error(exc)
-        return UNAVAILABLE_EXIT
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-    return 0
+    return run_report(_report_json, args)
 
 
 def register(groups: dict[str, Any]) -> None:
@@ -75,7 +54,7 @@ def register(groups: dict[str, Any]) -> None:
             "recall; print the report as JSON on stdout."
         ),
     )
-    parser.add_argument("--storage", choices=("memory", "postgres"), default="memory")
+    add_storage_arguments(parser)
     parser.add_argument(
         "--beliefs", type=positive_int, default=100_000, help="beliefs loaded before the snapshot"
     )
@@ -91,13 +70,7 @@ def register(groups: dict[str, Any]) -> None:
     parser.add_argument(
         "--queries", type=positive_int, default=100, help="timed turns (default 100)"
     )
-    parser.add_argument(
-        "--url",
-        default=None,
-        help="PostgreSQL URL for --storage postgres (default: $MEMORY_DATABASE_URL); the run "
-        "uses a temporary schema there and drops it",
-    )
-    parser.add_argument("--seed", type=int, default=0, help="data and question seed (default 0)")
+    add_url_and_seed_arguments(parser)
     parser.set_defaults(handler=_run)
 
 

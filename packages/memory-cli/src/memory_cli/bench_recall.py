@@ -12,49 +12,86 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from memory_cli.app import print_error
 from memory_core.errors import StorageUnavailableError, UsageError
 
+if TYPE_CHECKING:
+    from memory_core.ports import Storage
+
 UNAVAILABLE_EXIT = 1
 
 
-def _report_json(args: argparse.Namespace) -> str:
-    from memory_bench.perf import render_table, run_recall_benchmark
+@contextmanager
+def bench_storage(args: argparse.Namespace) -> Iterator[tuple[Storage, str, dict[str, Any]]]:
+    """The storage tier ``--storage``/``--url`` name: (storage, its name, its load hooks).
+
+    The hooks (``bulk_put``, ``after_load``) are the keyword arguments a benchmark runner takes
+    for a fast load; a PostgreSQL tier is a temporary schema, dropped when the block ends.
+    """
     from memory_core import InMemoryStorage
 
     if args.storage == "memory":
         if args.url is not None:
             raise UsageError("--url applies to --storage postgres, not memory")
-        storage = InMemoryStorage()
+        yield InMemoryStorage(), "memory", {}
+        return
+    try:
+        from memory_store_pg import temporary_storage
+    except ImportError as exc:  # the optional extra is not installed
+        raise UsageError(
+            "the PostgreSQL store is not installed: install memory-cli[postgres] "
+            "(or the memory-store-pg package)"
+        ) from exc
+    with temporary_storage(args.url) as pg:
+        yield pg, "postgres", {"bulk_put": pg.memories.put_many, "after_load": pg.analyze}
+
+
+def run_report(report_json: Callable[[argparse.Namespace], str], args: argparse.Namespace) -> int:
+    """Print ``report_json(args)`` on stdout: exit 0, or 1 with one line when storage is down."""
+    try:
+        text = report_json(args)
+    except StorageUnavailableError as exc:
+        print_error(exc)
+        return UNAVAILABLE_EXIT
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def add_storage_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``--storage`` choice every ``agent bench`` storage run takes."""
+    parser.add_argument("--storage", choices=("memory", "postgres"), default="memory")
+
+
+def add_url_and_seed_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``--url`` and ``--seed`` options every ``agent bench`` storage run takes."""
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="PostgreSQL URL for --storage postgres (default: $MEMORY_DATABASE_URL); the run "
+        "uses a temporary schema there and drops it",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="data and question seed (default 0)")
+
+
+def _report_json(args: argparse.Namespace) -> str:
+    from memory_bench.perf import render_table, run_recall_benchmark
+
+    with bench_storage(args) as (storage, name, hooks):
         report = run_recall_benchmark(
             storage,
-            storage_name="memory",
+            storage_name=name,
             beliefs=args.beliefs,
             queries=args.queries,
             seed=args.seed,
+            **hooks,
         )
-    else:
-        try:
-            from memory_store_pg import temporary_storage
-        except ImportError as exc:  # the optional extra is not installed
-            raise UsageError(
-                "the PostgreSQL store is not installed: install memory-cli[postgres] "
-                "(or the memory-store-pg package)"
-            ) from exc
-        with temporary_storage(args.url) as pg:
-            report = run_recall_benchmark(
-                pg,
-                storage_name="postgres",
-                beliefs=args.beliefs,
-                queries=args.queries,
-                seed=args.seed,
-                bulk_put=pg.memories.put_many,
-                after_load=pg.analyze,
-            )
     show = args.table == "always" or (args.table == "auto" and sys.stderr.isatty())
     if show:
         Console(stderr=True).print(render_table(report))
@@ -62,14 +99,7 @@ def _report_json(args: argparse.Namespace) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        text = _report_json(args)
-    except StorageUnavailableError as exc:
-        print_error(exc)
-        return UNAVAILABLE_EXIT
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-    return 0
+    return run_report(_report_json, args)
 
 
 def positive_int(text: str) -> int:
@@ -94,20 +124,14 @@ def register(groups: dict[str, Any]) -> None:
             "as JSON on stdout."
         ),
     )
-    parser.add_argument("--storage", choices=("memory", "postgres"), default="memory")
+    add_storage_arguments(parser)
     parser.add_argument(
         "--beliefs", type=positive_int, required=True, help="beliefs to load (any status)"
     )
     parser.add_argument(
         "--queries", type=positive_int, default=200, help="timed recalls per moment (default 200)"
     )
-    parser.add_argument(
-        "--url",
-        default=None,
-        help="PostgreSQL URL for --storage postgres (default: $MEMORY_DATABASE_URL); the run "
-        "uses a temporary schema there and drops it",
-    )
-    parser.add_argument("--seed", type=int, default=0, help="data and question seed (default 0)")
+    add_url_and_seed_arguments(parser)
     parser.add_argument(
         "--table",
         choices=("auto", "always", "never"),
@@ -117,4 +141,12 @@ def register(groups: dict[str, Any]) -> None:
     parser.set_defaults(handler=_run)
 
 
-__all__ = ["UNAVAILABLE_EXIT", "positive_int", "register"]
+__all__ = [
+    "UNAVAILABLE_EXIT",
+    "add_storage_arguments",
+    "add_url_and_seed_arguments",
+    "bench_storage",
+    "positive_int",
+    "register",
+    "run_report",
+]

@@ -77,19 +77,8 @@ from memory_cli.eval_external import add_external_arguments, run_if_external
 from memory_cli.report import prepare_report_path, write_run_report
 from memory_core.errors import UsageError
 
-DEFAULT_BASELINE = Path("corpus") / "memory-benchmark.baseline.json"
-"""The checked-in baseline, relative to the repository root (the working directory)."""
-
 EXIT_PASS = 0
 EXIT_FAIL = 1
-
-
-def resolve_build_ref(cwd: Path | None = None) -> str:
-    """``git rev-parse HEAD`` of the working tree (``+dirty`` when tracked files changed), or
-    ``unknown`` outside a git checkout."""
-    from memory_bench.source_tree import read_source_tree
-
-    return read_source_tree(cwd).build_ref
 
 
 LIVE_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
@@ -188,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
     report_path = prepare_report_path(args)
     baseline_path: Path | None = args.baseline
     if baseline_path is None and default_corpus and write_path is None:
-        baseline_path = corpus_file(BASELINE)  # DEFAULT_BASELINE, or the installed copy
+        baseline_path = corpus_file(BASELINE)  # corpus/ in the checkout, or the installed copy
     baseline = load_baseline(baseline_path) if baseline_path is not None else None
 
     from memory_bench.telemetry import record_deterministic_run
@@ -510,4 +499,4 @@ def register(groups: dict[str, Any]) -> None:
     parser.set_defaults(handler=_run)
 
 
-__all__ = ["DEFAULT_BASELINE", "register", "resolve_build_ref"]
+__all__ = ["register"]

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,14 +36,20 @@ FORGET_CONFIRMATION = (
 )
 
 
-def _open(args: argparse.Namespace) -> Composition:
+@contextmanager
+def _open(args: argparse.Namespace) -> Iterator[Composition]:
+    """The PostgreSQL composition of ``--url``/``--tenant``/``--principal``, closed after."""
     from memory_core.bootstrap import build
 
-    return build(
+    app = build(
         storage="postgres",
         database_url=args.url,
         principal=Principal(args.tenant, args.principal),
     )
+    try:
+        yield app
+    finally:
+        app.close()
 
 
 def _belief_row(belief: Belief) -> tuple[object, ...]:
@@ -67,11 +75,8 @@ def _event_summary(event: Event) -> str:
 
 def _list(args: argparse.Namespace) -> int:
     statuses = None if not args.status else frozenset(BeliefStatus(s.upper()) for s in args.status)
-    app = _open(args)
-    try:
+    with _open(args) as app:
         beliefs = app.memory.list_memories(statuses)
-    finally:
-        app.close()
     if wants_json(args):
         print_json([b.model_dump(mode="json") for b in beliefs])
     else:
@@ -81,11 +86,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _open(args) as app:
         belief = app.memory.get(args.id)
-    finally:
-        app.close()
     if wants_json(args):
         print_json(belief.model_dump(mode="json"))
     else:
@@ -94,11 +96,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _open(args) as app:
         history = app.memory.history(args.id)
-    finally:
-        app.close()
     record: dict[str, Any] = {
         "belief": history.belief.model_dump(mode="json"),
         "lineage": [b.model_dump(mode="json") for b in history.lineage],
@@ -127,11 +126,8 @@ def _history(args: argparse.Namespace) -> int:
 def _forget(args: argparse.Namespace) -> int:
     if not args.confirm:
         raise UsageError(FORGET_CONFIRMATION)
-    app = _open(args)
-    try:
+    with _open(args) as app:
         report = app.memory.forget(args.id)
-    finally:
-        app.close()
     record = {
         "belief_id": report.belief_id,
         "erased_belief_ids": list(report.erased_belief_ids),
@@ -147,11 +143,8 @@ def _forget(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _open(args) as app:
         lines = list(app.memory.export_jsonl())
-    finally:
-        app.close()
     text = "".join(f"{line}\n" for line in lines)
     if args.output is None:
         sys.stdout.write(text)
@@ -168,11 +161,8 @@ def _import(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read import file {path}: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
         raise UsageError(f"import file {path} is not UTF-8 text: {exc.reason}") from exc
-    app = _open(args)
-    try:
+    with _open(args) as app:
         report = app.memory.import_jsonl(lines)
-    finally:
-        app.close()
     record = {"file": str(path), "beliefs": report.beliefs, "rejections": report.rejections}
     if wants_json(args):
         print_json(record)

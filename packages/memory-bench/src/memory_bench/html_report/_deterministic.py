@@ -19,10 +19,12 @@ from memory_bench.html_report._page import (
     Table,
     Tone,
     Verdict,
+    count_bar,
     fraction_label,
-    ratio_of,
+    ratio_bar,
 )
 from memory_bench.metrics import DeterministicRun, ProbeCounts
+from memory_bench.report import category_rows, forbidden_text
 
 MAX_LISTED = 40
 """At most this many differences are listed per comparison list; the rest are counted."""
@@ -45,42 +47,6 @@ _LIST_TONES: tuple[tuple[str, str, Tone], ...] = (
 )
 
 
-def _ratio_bar(group: str, series: Series, numerator: int, denominator: int) -> Bar:
-    value = ratio_of(numerator, denominator)
-    return Bar(
-        group=group,
-        series=series.key,
-        value=value,
-        label=fraction_label(numerator, denominator),
-        detail=f"{numerator}/{denominator}",
-    )
-
-
-def _count_bar(group: str, series: Series, count: int) -> Bar:
-    return Bar(group=group, series=series.key, value=float(count), label=str(count))
-
-
-def _category_rows(run: DeterministicRun) -> list[tuple[str, int, ProbeCounts]]:
-    rows: list[tuple[str, int, ProbeCounts]] = [
-        (row.category, row.probes, row.counts) for row in run.metrics.by_category
-    ]
-    rows.append(("all", run.metrics.probes, run.metrics.retrieval))
-    return rows
-
-
-def _forbidden(counts: ProbeCounts) -> str:
-    parts = [
-        ("currency", counts.currency_violations),
-        ("unformed", counts.currency_unformed),
-        ("leak", counts.abstention_leaks),
-        ("transfer", counts.false_transfers),
-        ("other", counts.other_forbidden_rendered),
-        ("protected", counts.protected_rendered),
-    ]
-    shown = [f"{name} {value}" for name, value in parts if value]
-    return ", ".join(shown) if shown else "0"
-
-
 def _breaks_a_zero(counts: ProbeCounts) -> bool:
     return bool(
         counts.currency_violations
@@ -92,14 +58,14 @@ def _breaks_a_zero(counts: ProbeCounts) -> bool:
 
 def category_section(run: DeterministicRun) -> Section:
     """Recall and noise per category side by side, with the aggregate as ``all``."""
-    rows = _category_rows(run)
+    rows = category_rows(run)
     bars: list[Bar] = []
     for name, _, counts in rows:
-        bars.append(_ratio_bar(name, RECALL, counts.needed_recalled, counts.needed_total))
+        bars.append(ratio_bar(name, RECALL, counts.needed_recalled, counts.needed_total))
         bars.append(
-            _ratio_bar(name, RECALL_GIVEN_FORMED, counts.needed_recalled, counts.needed_formed)
+            ratio_bar(name, RECALL_GIVEN_FORMED, counts.needed_recalled, counts.needed_formed)
         )
-        bars.append(_ratio_bar(name, NOISE, counts.noise_total, counts.returned_total))
+        bars.append(ratio_bar(name, NOISE, counts.noise_total, counts.returned_total))
     chart = BarChart(
         key="category",
         title="Recall and noise by category",
@@ -135,7 +101,7 @@ def category_section(run: DeterministicRun) -> Section:
                 str(c.needed_recalled),
                 str(c.returned_total),
                 str(c.noise_total),
-                _forbidden(c),
+                forbidden_text(c),
             )
             for name, probes, c in rows
         ),
@@ -150,8 +116,8 @@ def distance_section(run: DeterministicRun) -> Section:
     bars: list[Bar] = []
     for item in bins:
         group = str(item.distance)
-        bars.append(_ratio_bar(group, RECALL, item.recalled, item.needed))
-        bars.append(_ratio_bar(group, RECALL_GIVEN_FORMED, item.recalled, item.formed))
+        bars.append(ratio_bar(group, RECALL, item.recalled, item.needed))
+        bars.append(ratio_bar(group, RECALL_GIVEN_FORMED, item.recalled, item.formed))
     chart = BarChart(
         key="distance",
         title="Recall by session distance",
@@ -169,12 +135,12 @@ def distance_section(run: DeterministicRun) -> Section:
 
 def attribution_section(run: DeterministicRun) -> Section:
     """Where recall happened: snapshot only, in-turn only, both; per category and overall."""
-    rows = _category_rows(run)
+    rows = category_rows(run)
     bars: list[Bar] = []
     for name, _, counts in rows:
-        bars.append(_count_bar(name, SNAPSHOT_ONLY, counts.recalled_snapshot_only))
-        bars.append(_count_bar(name, IN_TURN_ONLY, counts.recalled_in_turn_only))
-        bars.append(_count_bar(name, BOTH, counts.recalled_both))
+        bars.append(count_bar(name, SNAPSHOT_ONLY, counts.recalled_snapshot_only))
+        bars.append(count_bar(name, IN_TURN_ONLY, counts.recalled_in_turn_only))
+        bars.append(count_bar(name, BOTH, counts.recalled_both))
     chart = BarChart(
         key="attribution",
         title="Where recall happened",

@@ -21,8 +21,7 @@ from memory_bench.html_report._page import (
     Table,
     Tone,
     Verdict,
-    fraction_label,
-    ratio_of,
+    ratio_bar,
 )
 from memory_bench.live.arm import LiveBenchmarkResult
 from memory_bench.live.evidence import (
@@ -71,17 +70,10 @@ def _correct_chart(counts: LiveCounts, rows: Sequence[LiveProbeRow]) -> BarChart
         ("all", counts.probe_count, counts.with_memory_correct, counts.without_memory_correct),
     ]:
         groups.append((name, name))
-        for series, correct in ((WITH_MEMORY, yes), (WITHOUT_MEMORY, no)):
-            value = ratio_of(correct, total)
-            bars.append(
-                Bar(
-                    group=name,
-                    series=series.key,
-                    value=value,
-                    label=fraction_label(correct, total),
-                    detail=f"{correct}/{total}",
-                )
-            )
+        bars.extend(
+            ratio_bar(name, series, correct, total)
+            for series, correct in ((WITH_MEMORY, yes), (WITHOUT_MEMORY, no))
+        )
     return BarChart(
         key="live-correct",
         title="Correct answers with and without memory",

@@ -75,6 +75,22 @@ class Bar:
     detail: str = ""
 
 
+def ratio_bar(group: str, series: Series, numerator: int, denominator: int) -> Bar:
+    """A ratio's bar: drawn at :func:`ratio_of`, printed by :func:`fraction_label`, n/d detail."""
+    return Bar(
+        group=group,
+        series=series.key,
+        value=ratio_of(numerator, denominator),
+        label=fraction_label(numerator, denominator),
+        detail=f"{numerator}/{denominator}",
+    )
+
+
+def count_bar(group: str, series: Series, count: int) -> Bar:
+    """A count's bar, printed as the whole number."""
+    return Bar(group=group, series=series.key, value=float(count), label=str(count))
+
+
 @dataclass(frozen=True, kw_only=True)
 class BarChart:
     """Horizontal bars, one row per group and one bar per series within it.

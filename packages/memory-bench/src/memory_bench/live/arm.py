@@ -664,10 +664,11 @@ def _arm_answer(
 def _probe_row(
     scenario: BenchmarkScenario,
     probe: BenchmarkProbe,
-    corpus: MemoryBenchmarkCorpus,
     with_memory: _ArmResult,
-    without_memory: _ArmResult,
+    with_answer: ArmAnswer,
+    without_answer: ArmAnswer,
 ) -> LiveProbeRow:
+    """The probe's row from both arms' scored answers (:func:`_arm_answer`, scored once)."""
     metrics = with_memory.final.metrics
     answerable = probe.answer.kind != "abstain"
     recoverable = (
@@ -675,8 +676,6 @@ def _probe_row(
         and metrics is not None
         and metrics.counts.needed_recalled == metrics.counts.needed_total
     )
-    with_answer = _arm_answer(with_memory, probe, scenario, corpus)
-    without_answer = _arm_answer(without_memory, probe, scenario, corpus)
     return LiveProbeRow(
         scenario_id=scenario.id,
         probe_id=probe.id,
@@ -876,7 +875,8 @@ def run_live_benchmark(
                         _with_memory_ask(with_arm, index),
                         where=(scenario.id, probe.id, "with_memory"),
                     )
-                    report.arm("with_memory", _arm_answer(with_result, probe, scenario, corpus))
+                    with_answer = _arm_answer(with_result, probe, scenario, corpus)
+                    report.arm("with_memory", with_answer)
                     without_result = _ask_arm(
                         ledger,
                         meter,
@@ -889,10 +889,11 @@ def run_live_benchmark(
                         ),
                         where=(scenario.id, probe.id, "without_memory"),
                     )
-                    report.arm(
-                        "without_memory", _arm_answer(without_result, probe, scenario, corpus)
+                    without_answer = _arm_answer(without_result, probe, scenario, corpus)
+                    report.arm("without_memory", without_answer)
+                    rows.append(
+                        _probe_row(scenario, probe, with_result, with_answer, without_answer)
                     )
-                    rows.append(_probe_row(scenario, probe, corpus, with_result, without_result))
             finally:
                 with_arm.close()
     except _CeilingRefused:
