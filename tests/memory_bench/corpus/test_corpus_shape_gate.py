@@ -8,6 +8,7 @@ of the schema is refused naming the field.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -18,6 +19,7 @@ import pytest
 
 from memory_bench.corpus import (
     AUTHORING_RULES,
+    CORPUS_V1_TARGETS,
     LOADER_RULES,
     PROBE_CATEGORIES,
     SECONDS_PER_DAY,
@@ -240,10 +242,10 @@ def test_checked_in_corpus_has_the_declared_coverage(checked_in_path: Path) -> N
     per_category = Counter(probe.category for probe in probes)
     spans = [scenario_span_seconds(scenario) for scenario in corpus.scenarios]
 
-    assert len(corpus.scenarios) == 16
+    assert len(corpus.scenarios) >= 16
     assert all(len(scenario.sessions) >= 2 for scenario in corpus.scenarios)
     assert all(3 <= len(scenario.probes) <= 5 for scenario in corpus.scenarios)
-    assert len(probes) <= 80
+    assert len(probes) <= 160
     assert all(per_category[category] >= 3 for category in PROBE_CATEGORIES)
     assert sum(is_protected_abstention_scenario(s) for s in corpus.scenarios) >= 4
     assert sum(is_two_scope_transfer_scenario(s) for s in corpus.scenarios) >= 4
@@ -505,7 +507,8 @@ def _by_id(data: CorpusData, scenario_id: str) -> dict[str, Any]:
 
 
 def _author_scenario_count(d: CorpusData) -> None:
-    d["scenarios"].pop()
+    # The count is a minimum: keep one scenario fewer than it.
+    del d["scenarios"][CORPUS_V1_TARGETS.scenarios - 1 :]
 
 
 def _author_probes_per_scenario(d: CorpusData) -> None:
@@ -513,13 +516,24 @@ def _author_probes_per_scenario(d: CorpusData) -> None:
     scenario["probes"] = scenario["probes"][:2]
 
 
+def _with_probe_total(d: CorpusData, total: int) -> None:
+    """Append copies of the first scenario (renamed, trimmed) until the corpus has ``total``
+    probes; the count is raised, never lowered."""
+    scenarios = d["scenarios"]
+    current = sum(len(scenario["probes"]) for scenario in scenarios)
+    assert current <= total, f"the corpus already has {current} probes, more than {total}"
+    serial = 900
+    while current < total:
+        filler = copy.deepcopy(scenarios[0])
+        filler["id"] = f"mb-probe-cap-filler-{serial:03d}"
+        filler["probes"] = filler["probes"][: total - current]
+        scenarios.append(filler)
+        current += len(filler["probes"])
+        serial += 1
+
+
 def _author_probe_cap(d: CorpusData) -> None:
-    for scenario in d["scenarios"]:
-        while len(scenario["probes"]) < 5:
-            clone = dict(scenario["probes"][0], id=f"p{len(scenario['probes']) + 1:02d}")
-            scenario["probes"].append(clone)
-    extra = _by_id(d, "mb-relocation-update-001")
-    extra["probes"].append(dict(extra["probes"][0], id="p06"))
+    _with_probe_total(d, CORPUS_V1_TARGETS.probe_cap + 1)
 
 
 def _author_distinct_start_at(d: CorpusData) -> None:
@@ -584,3 +598,33 @@ def test_a_corpus_breaking_an_authoring_rule_is_flagged(
 @GATE
 def test_every_authoring_rule_has_a_violating_variant() -> None:
     assert set(AUTHORING_BREAKERS) == set(AUTHORING_RULES)
+
+
+def _authoring_rules(data: CorpusData) -> set[CorpusRule]:
+    corpus = MemoryBenchmarkCorpus.model_validate(data)
+    return {violation.rule for violation in authoring_violations(corpus)}
+
+
+@GATE
+def test_the_scenario_count_is_a_minimum_held_at_its_boundary(checked_in_path: Path) -> None:
+    at_minimum = _checked_in_data(checked_in_path)
+    del at_minimum["scenarios"][CORPUS_V1_TARGETS.scenarios :]
+    one_short = _checked_in_data(checked_in_path)
+    del one_short["scenarios"][CORPUS_V1_TARGETS.scenarios - 1 :]
+
+    assert CorpusRule.AUTHORING_SCENARIO_COUNT not in _authoring_rules(at_minimum)
+    assert CorpusRule.AUTHORING_SCENARIO_COUNT in _authoring_rules(one_short)
+
+
+@GATE
+def test_the_probe_cap_is_raised_past_eighty_and_held_at_its_boundary(
+    checked_in_path: Path,
+) -> None:
+    at_cap = _checked_in_data(checked_in_path)
+    _with_probe_total(at_cap, CORPUS_V1_TARGETS.probe_cap)
+    one_over = _checked_in_data(checked_in_path)
+    _with_probe_total(one_over, CORPUS_V1_TARGETS.probe_cap + 1)
+
+    assert CORPUS_V1_TARGETS.probe_cap > 80
+    assert CorpusRule.AUTHORING_PROBE_CAP not in _authoring_rules(at_cap)
+    assert CorpusRule.AUTHORING_PROBE_CAP in _authoring_rules(one_over)

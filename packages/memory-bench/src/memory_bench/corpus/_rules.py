@@ -239,10 +239,14 @@ class AuthoringTargets:
     """The checked-in corpus's build brief, as numbers.
 
     Attributes:
-        scenarios: Exactly this many scenarios.
+        scenarios: At least this many scenarios (sixteen was corpus v1's first cut; the corpus
+            grows past it under the raised probe cap).
         min_probes_per_scenario: Every scenario has at least this many probes.
         max_probes_per_scenario: And at most this many.
-        probe_cap: The corpus has at most this many probes in all.
+        probe_cap: The corpus has at most this many probes in all. Spec open question 2 names
+            this cap as the thing to raise once the deterministic arm proves fast enough; it was
+            eighty, and it is 160 because the arm's wall time grows far more slowly than the
+            corpus (a tenfold corpus costs about 2.75 times the wall time).
         two_scope_transfer_scenarios: At least this many scenarios use two project scopes and
             carry both a positive and a negative transfer probe.
         long_span_days: A long scenario spans at least this many days.
@@ -254,7 +258,7 @@ class AuthoringTargets:
     scenarios: int = 16
     min_probes_per_scenario: int = 3
     max_probes_per_scenario: int = 5
-    probe_cap: int = 80
+    probe_cap: int = 160
     two_scope_transfer_scenarios: int = 4
     long_span_days: int = 45
     long_span_scenarios: int = 4
@@ -314,10 +318,11 @@ def authoring_violations(
                     "that it never forms",
                     scenario.id,
                 )
-    if len(corpus.scenarios) != targets.scenarios:
+    if len(corpus.scenarios) < targets.scenarios:
         add(
             CorpusRule.AUTHORING_SCENARIO_COUNT,
-            f"{len(corpus.scenarios)} scenarios; the corpus is built with {targets.scenarios}",
+            f"{len(corpus.scenarios)} scenarios; the corpus is built with at least "
+            f"{targets.scenarios}",
         )
     total = sum(len(s.probes) for s in corpus.scenarios)
     if total > targets.probe_cap:

@@ -3,9 +3,9 @@
 Three families are applied by the loader to every corpus (``category.*``, ``scenario.*`` and
 ``corpus.*``); the coverage subset of the corpus family can be switched off for a small corpus
 (a single inline scenario, an external-dataset sample). The ``authoring.*`` family is the
-checked-in corpus's own build brief (sixteen scenarios, spans, two-scope transfer) and is
-checked by the corpus shape gate, never by the loader, so ``--corpus`` accepts any corpus in the
-same schema.
+checked-in corpus's own build brief (at least sixteen scenarios, at most 160 probes, spans,
+two-scope transfer) and is checked by the corpus shape gate, never by the loader, so
+``--corpus`` accepts any corpus in the same schema.
 """
 
 from __future__ import annotations
