@@ -245,7 +245,8 @@ def test_checked_in_corpus_has_the_declared_coverage(checked_in_path: Path) -> N
     assert len(corpus.scenarios) >= 16
     assert all(len(scenario.sessions) >= 2 for scenario in corpus.scenarios)
     assert all(3 <= len(scenario.probes) <= 5 for scenario in corpus.scenarios)
-    assert len(probes) <= 160
+    # Spec open question 2: the cap of eighty is the thing raised, and the corpus is past it.
+    assert 80 < len(probes) <= 160
     assert all(per_category[category] >= 3 for category in PROBE_CATEGORIES)
     assert sum(is_protected_abstention_scenario(s) for s in corpus.scenarios) >= 4
     assert sum(is_two_scope_transfer_scenario(s) for s in corpus.scenarios) >= 4
@@ -556,13 +557,13 @@ def _author_long_span(d: CorpusData) -> None:
 
 
 def _author_very_long_span(d: CorpusData) -> None:
+    # At most a day per session and fifteen days per probe keeps every scenario (at most nine
+    # sessions and five probes) under ninety days.
     for scenario in d["scenarios"]:
         for session in scenario["sessions"]:
-            session["advance_seconds"] = min(
-                session.get("advance_seconds", 0), 20 * SECONDS_PER_DAY
-            )
+            session["advance_seconds"] = min(session.get("advance_seconds", 0), SECONDS_PER_DAY)
         for probe in scenario["probes"]:
-            probe["advance_seconds"] = min(probe.get("advance_seconds", 0), 30 * SECONDS_PER_DAY)
+            probe["advance_seconds"] = min(probe.get("advance_seconds", 0), 15 * SECONDS_PER_DAY)
 
 
 def _author_protected_in_turns(d: CorpusData) -> None:
