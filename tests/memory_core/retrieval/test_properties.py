@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from memory_core import Principal
@@ -98,9 +98,37 @@ _settings = settings(
 )
 
 
+_CROWDED = [
+    {
+        "owner": ALICE,
+        "statement": f"tea home work jazz deploy team Portland {n}",
+        "subject": f"topic {n}",
+        "belief_type": "fact",
+        "scope": "user",
+        "status": "ACTIVE",
+        "confidence": 0.9,
+        "evidence_count": 1,
+        "utility": 0.0,
+        "needs_review": False,
+    }
+    for n in range(8)
+]
+"""Eight matching beliefs whose lines overflow a small token budget well before the item cap."""
+
+
 @pytest.mark.gate("gate.memory.token_ceiling")
 @_settings
 @given(beliefs=beliefs_strategy, req=request_strategy)
+@example(
+    beliefs=_CROWDED,
+    req={
+        "text": "tea jazz",
+        "project_scope": None,
+        "max_items": 15,
+        "max_tokens": 40,
+        "share": 0.0,
+    },
+)
 def test_gate_never_render_above_the_token_ceiling(
     make_world: Any, beliefs: list[dict[str, Any]], req: dict[str, Any]
 ) -> None:
