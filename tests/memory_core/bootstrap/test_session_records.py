@@ -27,9 +27,9 @@ from memory_core import (
     StorageUnavailableError,
     UsageError,
 )
+from memory_core.base.events import EventWriter
 from memory_core.bootstrap import Composition, build
 from memory_core.domain import Principal
-from memory_core.runtime.events import EventWriter
 
 OWNER = Principal("tests", "owner")
 

@@ -10,20 +10,18 @@ from typing import Any
 import pytest
 
 from memory_core import Principal
+from memory_core.base.model import PermanentModelError, ToolCall, TransientModelError
 from memory_core.bootstrap import Composition
 from memory_core.domain import Event
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.runtime import (
     RECALL_EPISODES_TOOL,
     REMEMBER_TOOL,
-    PermanentModelError,
     Run,
     RunLimits,
     RunStatus,
     ScriptedModel,
     ScriptedTurn,
-    ToolCall,
-    TransientModelError,
 )
 
 OWNER = Principal("tests", "owner")

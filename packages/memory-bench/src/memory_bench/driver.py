@@ -64,6 +64,8 @@ from memory_bench.metrics import (
 )
 from memory_bench.scoring import ProbeObservation, score_formation, score_probe
 from memory_core import bootstrap
+from memory_core.base.events import EventType
+from memory_core.base.model import Model
 from memory_core.domain import (
     LIVE_STATUSES,
     Belief,
@@ -77,13 +79,6 @@ from memory_core.errors import UsageError
 from memory_core.formation.extractor import DeterministicExtractor, Extractor
 from memory_core.policy import PROVIDER_FORMATION_POLICY, RETRIEVAL_POLICY
 from memory_core.ports import Storage
-from memory_core.runtime.events import (
-    CONTEXT_PLANNED,
-    MEMORY_RECALLED,
-    MODEL_CALLED,
-    SESSION_CLOSED,
-)
-from memory_core.runtime.model import Model
 from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.run import Run
 
@@ -132,7 +127,9 @@ def read_run_recall(
         if event.run_id == run.run_id
     ]
     snapshot_ids = [
-        event.payload.get("snapshot_id") for event in events if event.event_type == CONTEXT_PLANNED
+        event.payload.get("snapshot_id")
+        for event in events
+        if event.event_type == EventType.CONTEXT_PLANNED
     ]
     snapshot_id = next((value for value in snapshot_ids if isinstance(value, str)), None)
     snapshot = (
@@ -143,14 +140,15 @@ def read_run_recall(
     in_turn = [
         composition.memory.get_recall_trace(str(event.payload["trace_id"]), principal)
         for event in events
-        if event.event_type == MEMORY_RECALLED
+        if event.event_type == EventType.MEMORY_RECALLED
         and event.payload.get("moment") in IN_TURN_MOMENTS
         and isinstance(event.payload.get("trace_id"), str)
     ]
     prefixes = [
         str(event.payload["prefix_digest"])
         for event in events
-        if event.event_type == MODEL_CALLED and event.payload.get("prefix_digest") is not None
+        if event.event_type == EventType.MODEL_CALLED
+        and event.payload.get("prefix_digest") is not None
     ]
     return RunRecall(snapshot=snapshot, in_turn=tuple(in_turn), prefix_digests=tuple(prefixes))
 
@@ -172,7 +170,7 @@ def _closed_sessions_dropped(events: Sequence[Event]) -> int:
     total = 0
     for event in events:
         value = event.payload.get("dropped_for_ceiling")
-        if event.event_type == SESSION_CLOSED and isinstance(value, int):
+        if event.event_type == EventType.SESSION_CLOSED and isinstance(value, int):
             total += value
     return total
 
@@ -280,7 +278,7 @@ def score_scenario_formation(prepared: PreparedScenario) -> ScenarioMetrics:
     """Score formation over every belief of the principal, any status (after the last probe)."""
     composition = prepared.composition
     dropped_for_ceiling = prepared.dropped_for_ceiling + _closed_sessions_dropped(
-        _all_events(composition, [SESSION_CLOSED])
+        _all_events(composition, [EventType.SESSION_CLOSED])
     )
     beliefs = composition.memory.list_memories(
         statuses=frozenset(BeliefStatus), principal=EVAL_PRINCIPAL

@@ -8,6 +8,13 @@ Start at ``build()`` (``memory_core.bootstrap``): it returns a ``Composition`` w
 ``sessions``, ``runs``, ``memory`` and ``maintenance_factory()`` wired over one storage tier.
 """
 
+from memory_core.base.model import (
+    ModelError,
+    PermanentModelError,
+    ReplyTimeoutError,
+    ScriptExhaustedError,
+    TransientModelError,
+)
 from memory_core.bootstrap import Composition, build
 from memory_core.clock import Clock, FixedClock, SystemClock
 from memory_core.domain import (
@@ -75,18 +82,13 @@ from memory_core.retrieval import RecallRequest, RecallResult
 from memory_core.runtime import (
     ContextOverflowError,
     FakeModelScript,
-    ModelError,
     OpenAICompatibleModel,
-    PermanentModelError,
     PolicyProfile,
-    ReplyTimeoutError,
     Run,
     RunLimits,
     RunStatus,
     ScriptedModel,
     ScriptedTurn,
-    ScriptExhaustedError,
-    TransientModelError,
 )
 from memory_core.sessions import SessionClosure, SessionService, SweepReport
 from memory_core.stores import InMemoryStorage

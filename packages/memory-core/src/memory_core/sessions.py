@@ -41,6 +41,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from memory_core._config import validation_problems
+from memory_core.base.events import EventType, EventWriter
+from memory_core.base.working_state import WorkingState
 from memory_core.clock import Clock
 from memory_core.domain import Event, Principal, Session, SessionKind, SessionMetadata, Trust
 from memory_core.errors import NotFoundError, SessionKindError, UsageError
@@ -50,15 +52,8 @@ from memory_core.ports import Storage
 from memory_core.profiles import Budget, MemoryProfiles
 from memory_core.recording import record_message
 from memory_core.retrieval import RecallRequest
-from memory_core.runtime.events import (
-    ASSISTANT_MESSAGE_CREATED,
-    MEMORY_RECALLED,
-    SESSION_OPENED,
-    USER_MESSAGE_CREATED,
-    EventWriter,
-)
 from memory_core.runtime.run import Recaller, session_transcript
-from memory_core.runtime.working_state import WorkingState, WorkingStateService
+from memory_core.runtime.working_state import WorkingStateService
 from memory_core.session_close import (
     CLOSE_ATTEMPTS,
     CloseTrigger,
@@ -188,7 +183,7 @@ class SessionService:
             )
         )
         self._writer.append(
-            MEMORY_RECALLED,
+            EventType.MEMORY_RECALLED,
             principal=who,
             session_id=session_id,
             actor="runtime",
@@ -196,7 +191,7 @@ class SessionService:
             payload={"trace_id": snapshot.trace.trace_id, "moment": "snapshot", "turn_id": None},
         )
         self._writer.append(
-            SESSION_OPENED,
+            EventType.SESSION_OPENED,
             principal=who,
             session_id=session_id,
             actor="runtime",
@@ -258,7 +253,7 @@ class SessionService:
             ConflictError: the key was used in this session for a different message.
         """
         return self._record(
-            session_id, text, principal, USER_MESSAGE_CREATED, None, idempotency_key
+            session_id, text, principal, EventType.USER_MESSAGE_CREATED, None, idempotency_key
         )
 
     def record_assistant_message(
@@ -281,7 +276,12 @@ class SessionService:
             ConflictError: the key was used in this session for a different message.
         """
         return self._record(
-            session_id, text, principal, ASSISTANT_MESSAGE_CREATED, run_id, idempotency_key
+            session_id,
+            text,
+            principal,
+            EventType.ASSISTANT_MESSAGE_CREATED,
+            run_id,
+            idempotency_key,
         )
 
     def working_state(self, session_id: str, principal: Principal | None = None) -> WorkingState:
@@ -368,11 +368,11 @@ class SessionService:
         session_id: str,
         text: str,
         principal: Principal | None,
-        event_type: str,
+        event_type: EventType,
         run_id: str | None,
         idempotency_key: str | None,
     ) -> Event:
-        is_user = event_type == USER_MESSAGE_CREATED
+        is_user = event_type == EventType.USER_MESSAGE_CREATED
         return record_message(
             self._storage,
             self._writer,

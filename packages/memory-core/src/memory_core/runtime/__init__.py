@@ -1,13 +1,14 @@
 """A minimal agent runtime: just enough agent to exercise memory honestly.
 
-* ``Model`` port with ``ScriptedModel`` (tests, the deterministic benchmark) and
-  ``OpenAICompatibleModel`` (any chat-completions server);
+* ``ScriptedModel`` (tests, the deterministic benchmark) and ``OpenAICompatibleModel`` (any
+  chat-completions server), behind the ``Model`` port of :mod:`memory_core.base.model`;
 * ``ContextBuilder`` over the context plan (``plan.yaml``): a cached prefix whose digest is
   stable for a session, a body that yields recall before it trims the fixed parts (never);
 * ``RunService.submit(prompt, session_id) -> Run`` within ``RunLimits``, ending in a final
   message or a typed ``RunStatus``;
 * ``PolicyProfile``: the named runtime policy whose compiled version every run records;
-* ``WorkingState``: facts the agent established, with their source events;
+* ``WorkingStateService``: records the facts the agent established
+  (:mod:`memory_core.base.working_state`), with their source events;
 * the ``memory.remember`` and ``memory.recall_episodes`` tools.
 """
 
@@ -18,23 +19,6 @@ from memory_core.runtime.context import (
     ContextPlan,
     load_context_plan,
     prefix_digest,
-)
-from memory_core.runtime.model import (
-    FinishReason,
-    Message,
-    Model,
-    ModelError,
-    ModelResponse,
-    PermanentModelError,
-    PricedModel,
-    ReplyTimeoutError,
-    ResponseFormat,
-    ScriptExhaustedError,
-    StructuredOutputModel,
-    ToolCall,
-    ToolSpec,
-    TransientModelError,
-    Usage,
 )
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.policy_profile import (
@@ -60,7 +44,7 @@ from memory_core.runtime.tools import (
     ToolExecutor,
     ToolResult,
 )
-from memory_core.runtime.working_state import Fact, WorkingState, WorkingStateService
+from memory_core.runtime.working_state import WorkingStateService
 
 __all__ = [
     "KNOWN_TOOLS",
@@ -72,39 +56,22 @@ __all__ = [
     "ContextBuilder",
     "ContextOverflowError",
     "ContextPlan",
-    "Fact",
     "FakeModelScript",
-    "FinishReason",
-    "Message",
-    "Model",
-    "ModelError",
     "ModelPolicy",
-    "ModelResponse",
     "OpenAICompatibleModel",
-    "PermanentModelError",
     "PolicyProfile",
     "PriceCatalog",
-    "PricedModel",
     "Recaller",
-    "ReplyTimeoutError",
-    "ResponseFormat",
     "Run",
     "RunLimits",
     "RunService",
     "RunStatus",
-    "ScriptExhaustedError",
     "ScriptedCall",
     "ScriptedModel",
     "ScriptedTurn",
-    "StructuredOutputModel",
-    "ToolCall",
     "ToolContext",
     "ToolExecutor",
     "ToolResult",
-    "ToolSpec",
-    "TransientModelError",
-    "Usage",
-    "WorkingState",
     "WorkingStateService",
     "load_context_plan",
     "load_policy_profile",
