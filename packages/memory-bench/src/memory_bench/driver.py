@@ -64,7 +64,13 @@ from memory_bench.metrics import (
 )
 from memory_bench.scoring import ProbeObservation, score_formation, score_probe
 from memory_core import bootstrap
-from memory_core.base.events import EventType
+from memory_core.base.events import (
+    ContextPlanned,
+    EventType,
+    MemoryRecalled,
+    ModelCalled,
+    SessionClosed,
+)
 from memory_core.base.model import Model
 from memory_core.domain import (
     LIVE_STATUSES,
@@ -127,28 +133,30 @@ def read_run_recall(
         if event.run_id == run.run_id
     ]
     snapshot_ids = [
-        event.payload.get("snapshot_id")
+        event.payload_as(ContextPlanned).snapshot_id
         for event in events
         if event.event_type == EventType.CONTEXT_PLANNED
     ]
-    snapshot_id = next((value for value in snapshot_ids if isinstance(value, str)), None)
+    snapshot_id = next((value for value in snapshot_ids if value is not None), None)
     snapshot = (
         composition.memory.get_recall_trace(snapshot_id, principal)
         if snapshot_id is not None
         else None
     )
-    in_turn = [
-        composition.memory.get_recall_trace(str(event.payload["trace_id"]), principal)
+    recalls = [
+        event.payload_as(MemoryRecalled)
         for event in events
         if event.event_type == EventType.MEMORY_RECALLED
-        and event.payload.get("moment") in IN_TURN_MOMENTS
-        and isinstance(event.payload.get("trace_id"), str)
+    ]
+    in_turn = [
+        composition.memory.get_recall_trace(recalled.trace_id, principal)
+        for recalled in recalls
+        if recalled.moment in IN_TURN_MOMENTS
     ]
     prefixes = [
-        str(event.payload["prefix_digest"])
+        event.payload_as(ModelCalled).prefix_digest
         for event in events
         if event.event_type == EventType.MODEL_CALLED
-        and event.payload.get("prefix_digest") is not None
     ]
     return RunRecall(snapshot=snapshot, in_turn=tuple(in_turn), prefix_digests=tuple(prefixes))
 
@@ -169,9 +177,8 @@ def _probe_observation(
 def _closed_sessions_dropped(events: Sequence[Event]) -> int:
     total = 0
     for event in events:
-        value = event.payload.get("dropped_for_ceiling")
-        if event.event_type == EventType.SESSION_CLOSED and isinstance(value, int):
-            total += value
+        if event.event_type == EventType.SESSION_CLOSED:
+            total += event.payload_as(SessionClosed).dropped_for_ceiling or 0
     return total
 
 
