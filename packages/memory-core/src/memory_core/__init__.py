@@ -8,6 +8,8 @@ Start at ``build()`` (``memory_core.bootstrap``): it returns a ``Composition`` w
 ``sessions``, ``runs``, ``memory`` and ``maintenance_factory()`` wired over one storage tier.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from memory_core.base.model import (
     ModelError,
     PermanentModelError,
@@ -82,7 +84,6 @@ from memory_core.retrieval import RecallRequest, RecallResult
 from memory_core.runtime import (
     ContextOverflowError,
     FakeModelScript,
-    OpenAICompatibleModel,
     PolicyProfile,
     Run,
     RunLimits,
@@ -95,6 +96,19 @@ from memory_core.stores import InMemoryStorage
 from memory_core.telemetry import TelemetryAttributeError
 from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
 from memory_core.tokenizer import tokenize
+
+if TYPE_CHECKING:
+    from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+
+def __getattr__(name: str) -> Any:
+    """``OpenAICompatibleModel``, imported (with httpx) the first time it is asked for."""
+    if name == "OpenAICompatibleModel":
+        from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+        return OpenAICompatibleModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_ID_NAMESPACE",

@@ -10,7 +10,12 @@
 * ``WorkingStateService``: records the facts the agent established
   (:mod:`memory_core.base.working_state`), with their source events;
 * the ``memory.remember`` and ``memory.recall_episodes`` tools.
+
+``OpenAICompatibleModel`` is loaded on first use, so importing the runtime (and formation,
+which the runtime imports) does not load httpx.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from memory_core.runtime.context import (
     BuiltContext,
@@ -20,7 +25,6 @@ from memory_core.runtime.context import (
     load_context_plan,
     prefix_digest,
 )
-from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.policy_profile import (
     SHIPPED_POLICY_PROFILES,
     ModelPolicy,
@@ -45,6 +49,19 @@ from memory_core.runtime.tools import (
     ToolResult,
 )
 from memory_core.runtime.working_state import WorkingStateService
+
+if TYPE_CHECKING:
+    from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+
+def __getattr__(name: str) -> Any:
+    """``OpenAICompatibleModel``, imported (with httpx) the first time it is asked for."""
+    if name == "OpenAICompatibleModel":
+        from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+        return OpenAICompatibleModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "KNOWN_TOOLS",
