@@ -9,19 +9,9 @@ from typing import Any
 
 import pytest
 
-from memory_core import (
-    FixedClock,
-    InMemoryStorage,
-    Principal,
-    RandomIdFactory,
-    RecallRequest,
-    SequentialIdFactory,
-    Storage,
-    SystemClock,
-    bootstrap,
-    short_id,
-)
+from memory_core import InMemoryStorage, Principal, RecallRequest, Storage, bootstrap
 from memory_core.bootstrap import build
+from memory_core.clock import FixedClock, SystemClock
 from memory_core.errors import (
     ConfigurationError,
     ConflictError,
@@ -30,6 +20,7 @@ from memory_core.errors import (
     StorageUnavailableError,
     UsageError,
 )
+from memory_core.ids import RandomIdFactory, SequentialIdFactory, short_id
 from memory_core.runtime import (
     RECALL_EPISODES_TOOL,
     SHIPPED_POLICY_PROFILES,

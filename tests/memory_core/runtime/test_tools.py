@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFactory, Trust
+from memory_core import InMemoryStorage, Principal, Trust
 from memory_core.base.events import EventType, EventWriter
 from memory_core.base.model import ToolCall
+from memory_core.clock import FixedClock
+from memory_core.ids import SequentialIdFactory
 from memory_core.runtime.tools import (
     EPISODE_MAX_PAGES,
     EPISODE_PAGE_SIZE,

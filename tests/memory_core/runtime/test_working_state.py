@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFactory
+from memory_core import InMemoryStorage, Principal
 from memory_core.base.events import EventType, EventWriter
 from memory_core.base.working_state import Fact, WorkingState
+from memory_core.clock import FixedClock
+from memory_core.ids import SequentialIdFactory
 from memory_core.runtime.working_state import WorkingStateService
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -19,17 +19,17 @@ from memory_core import (
     Belief,
     BeliefStatus,
     BeliefType,
-    FixedClock,
     NotFoundError,
     Principal,
-    SequentialIdFactory,
     Session,
     Storage,
 )
 from memory_core.base.events import EventType
+from memory_core.clock import FixedClock
 from memory_core.formation import GovernedMemoryService
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE
 from memory_core.formation.provider import PROVIDER_CANDIDATE_CONFIDENCE
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import MemoryProfiles, load_profiles
 
 GATE = pytest.mark.gate("gate.memory.decay_lifecycle")

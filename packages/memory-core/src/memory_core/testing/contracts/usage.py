@@ -13,19 +13,13 @@ from typing import Any
 
 import pytest
 
-from memory_core import (
-    Belief,
-    FixedClock,
-    Principal,
-    RecallTrace,
-    SequentialIdFactory,
-    Session,
-    Storage,
-)
+from memory_core import Belief, Principal, RecallTrace, Session, Storage
 from memory_core.base.events import EventType
+from memory_core.clock import FixedClock
 from memory_core.domain import TracedBelief
 from memory_core.formation import GovernedMemoryService
 from memory_core.formation.usage import cited_short_ids
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import MemoryProfiles, load_profiles
 
 GATE = pytest.mark.gate("gate.memory.usage_feedback")
