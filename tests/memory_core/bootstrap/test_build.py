@@ -189,7 +189,9 @@ def test_memory_api_recall_takes_the_session_scope_and_trace_lookups_are_scoped(
         app.memory.recall("deploy", session_id=later.id, project_scope="orbit-app")
     assert app.memory.get_recall_trace(result.trace.trace_id) == result.trace
     with pytest.raises(NotFoundError):
-        app.memory.get_recall_trace(result.trace.trace_id, Principal("tenant-1", "mallory"))
+        app.memory.get_recall_trace(
+            result.trace.trace_id, principal=Principal("tenant-1", "mallory")
+        )
 
 
 def test_maintenance_expires_operator_traces_and_closes_idle_sessions() -> None:

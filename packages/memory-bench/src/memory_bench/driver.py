@@ -139,7 +139,7 @@ def read_run_recall(
     ]
     snapshot_id = next((value for value in snapshot_ids if value is not None), None)
     snapshot = (
-        composition.memory.get_recall_trace(snapshot_id, principal)
+        composition.memory.get_recall_trace(snapshot_id, principal=principal)
         if snapshot_id is not None
         else None
     )
@@ -149,7 +149,7 @@ def read_run_recall(
         if event.event_type == EventType.MEMORY_RECALLED
     ]
     in_turn = [
-        composition.memory.get_recall_trace(recalled.trace_id, principal)
+        composition.memory.get_recall_trace(recalled.trace_id, principal=principal)
         for recalled in recalls
         if recalled.moment in IN_TURN_MOMENTS
     ]
@@ -260,11 +260,15 @@ def prepare_scenario(
         for session in scenario.sessions:
             composition.advance(session.advance_seconds)
             view = composition.sessions.create(
-                EVAL_PRINCIPAL, "general", {"project_scope": session.project_scope}
+                principal=EVAL_PRINCIPAL,
+                agent="general",
+                metadata={"project_scope": session.project_scope},
             )
             for turn in session.turns:
                 composition.advance(turn.advance_seconds)
-                composition.sessions.record_user_message(view.id, turn.text, EVAL_PRINCIPAL)
+                composition.sessions.record_user_message(
+                    view.id, turn.text, principal=EVAL_PRINCIPAL
+                )
             result = composition.memory.run(
                 trigger="session_close",
                 scope=scope_for_project(session.project_scope),
@@ -327,7 +331,7 @@ def run_probe(
     composition.advance(probe.advance_seconds)
     live = composition.memory.list_memories(statuses=LIVE_STATUSES, principal=EVAL_PRINCIPAL)
     view = composition.sessions.create(
-        EVAL_PRINCIPAL, "general", {"project_scope": probe.project_scope}
+        principal=EVAL_PRINCIPAL, agent="general", metadata={"project_scope": probe.project_scope}
     )
     run = composition.runs.submit(
         probe.question if prompt is None else prompt, view.id, principal=EVAL_PRINCIPAL

@@ -133,6 +133,7 @@ class SessionService:
 
     def create(
         self,
+        *,
         principal: Principal | None = None,
         agent: str = "general",
         metadata: Mapping[str, Any] | SessionMetadata | None = None,
@@ -207,7 +208,7 @@ class SessionService:
         )
         return session
 
-    def get(self, session_id: str, principal: Principal | None = None) -> Session:
+    def get(self, session_id: str, *, principal: Principal | None = None) -> Session:
         """Return the principal's session.
 
         Raises:
@@ -222,10 +223,10 @@ class SessionService:
             )
         return session
 
-    def snapshot_block(self, session_id: str, principal: Principal | None = None) -> str:
+    def snapshot_block(self, session_id: str, *, principal: Principal | None = None) -> str:
         """The rendered memory snapshot frozen into the session's prefix (``""`` if empty)."""
         who = principal or self._principal
-        self.get(session_id, who)
+        self.get(session_id, principal=who)
         block, _ = session_transcript(self._storage.events.read_session(who, session_id))
         return block
 
@@ -233,8 +234,8 @@ class SessionService:
         self,
         session_id: str,
         text: str,
-        principal: Principal | None = None,
         *,
+        principal: Principal | None = None,
         idempotency_key: str | None = None,
     ) -> Event:
         """Record a user's message (a formation source) in an open session, atomically.
@@ -260,8 +261,8 @@ class SessionService:
         self,
         session_id: str,
         text: str,
-        principal: Principal | None = None,
         *,
+        principal: Principal | None = None,
         run_id: str | None = None,
         idempotency_key: str | None = None,
     ) -> Event:
@@ -284,10 +285,10 @@ class SessionService:
             idempotency_key,
         )
 
-    def working_state(self, session_id: str, principal: Principal | None = None) -> WorkingState:
+    def working_state(self, session_id: str, *, principal: Principal | None = None) -> WorkingState:
         """The facts established in the session so far."""
         who = principal or self._principal
-        self.get(session_id, who)
+        self.get(session_id, principal=who)
         return self._working_state.get(who, session_id)
 
     def establish_fact(
@@ -295,6 +296,7 @@ class SessionService:
         session_id: str,
         statement: str,
         source_event_ids: Sequence[str],
+        *,
         principal: Principal | None = None,
     ) -> WorkingState:
         """Add a fact the agent established, with the events it rests on, to the working state.
@@ -309,14 +311,14 @@ class SessionService:
             self._storage.sessions.touch(who, session_id, self._clock.now())
             return self._working_state.establish(who, session_id, statement, source_event_ids)
 
-    def close(self, session_id: str, principal: Principal | None = None) -> SessionClosure:
+    def close(self, session_id: str, *, principal: Principal | None = None) -> SessionClosure:
         """Close a session, consolidating its user messages at the session's own scope.
 
         Every user message recorded before the close commits is consolidated; one recorded
         after is refused (``SessionClosedError``). Closing an already closed session changes
         nothing and reports no consolidation (``already_closed`` is true).
         """
-        session = self.get(session_id, principal)
+        session = self.get(session_id, principal=principal)
         return self._closer.close(session, "session_close")
 
     def sweep_idle(self, *, batch_size: int = 100) -> int:

@@ -534,7 +534,9 @@ def _ask_without_memory(
     composition = build_eval_composition(instant, model=model, policy_profile=profile)
     try:
         view = composition.sessions.create(
-            EVAL_PRINCIPAL, "general", {"project_scope": probe.project_scope}
+            principal=EVAL_PRINCIPAL,
+            agent="general",
+            metadata={"project_scope": probe.project_scope},
         )
         return composition.runs.submit(prompt, view.id, principal=EVAL_PRINCIPAL)
     finally:

@@ -584,6 +584,7 @@ class GovernedMemoryService:
     def list_memories(
         self,
         statuses: frozenset[BeliefStatus] | None = None,
+        *,
         principal: Principal | None = None,
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
