@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory_core import Belief, BeliefStatus, Composition, Event, Principal, Session, Storage, build
-from memory_core.runtime.model import Message, ToolCall
+from memory_core.base.model import Message, ToolCall
 from memory_core.runtime.run import Run
 from memory_core.runtime.scripted import FakeModelScript, ScriptedModel, ScriptedTurn
 from memory_core.runtime.tools import REMEMBER_TOOL

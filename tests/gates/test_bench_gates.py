@@ -34,9 +34,9 @@ from memory_bench.driver import (
 from memory_bench.metrics import DeterministicRun, ProbeMetrics
 from memory_bench.scoring import contains_protected, matches_label, renders_forbidden
 from memory_core import InMemoryStorage, RecallTrace, Storage
+from memory_core.base.events import EventType
+from memory_core.base.model import ToolCall
 from memory_core.domain import BeliefStatus
-from memory_core.runtime.events import CONTEXT_PLANNED, MEMORY_RECALLED, RUN_STARTED
-from memory_core.runtime.model import ToolCall
 from memory_core.runtime.policy_profile import RunLimits, load_policy_profile
 from memory_core.runtime.scripted import FakeModelScript, ScriptedModel, ScriptedTurn
 from memory_core.runtime.tools import RECALL_EPISODES_TOOL
@@ -83,7 +83,7 @@ def _probe_traces(storage: Storage, scenario: BenchmarkScenario) -> list[ProbeTr
     """Each probe's snapshot and in-turn traces, read straight from the events (probe runs are
     the scenario's ``run.started`` events, in probe order)."""
     events = storage.events.page(EVAL_PRINCIPAL, limit=100_000)
-    runs = [e.run_id for e in events if e.event_type == RUN_STARTED]
+    runs = [e.run_id for e in events if e.event_type == EventType.RUN_STARTED]
     assert len(runs) == len(scenario.probes)
     result = []
     for probe, run_id in zip(scenario.probes, runs, strict=True):
@@ -91,12 +91,13 @@ def _probe_traces(storage: Storage, scenario: BenchmarkScenario) -> list[ProbeTr
         ids = [
             str(e.payload["snapshot_id"])
             for e in mine
-            if e.event_type == CONTEXT_PLANNED and e.payload.get("snapshot_id")
+            if e.event_type == EventType.CONTEXT_PLANNED and e.payload.get("snapshot_id")
         ]
         ids += [
             str(e.payload["trace_id"])
             for e in mine
-            if e.event_type == MEMORY_RECALLED and e.payload.get("moment") in IN_TURN_MOMENTS
+            if e.event_type == EventType.MEMORY_RECALLED
+            and e.payload.get("moment") in IN_TURN_MOMENTS
         ]
         traces = []
         for trace_id in ids:
@@ -108,7 +109,9 @@ def _probe_traces(storage: Storage, scenario: BenchmarkScenario) -> list[ProbeTr
 
 
 def _all_traces(storage: Storage) -> list[RecallTrace]:
-    events = storage.events.page(EVAL_PRINCIPAL, limit=100_000, event_types=[MEMORY_RECALLED])
+    events = storage.events.page(
+        EVAL_PRINCIPAL, limit=100_000, event_types=[EventType.MEMORY_RECALLED]
+    )
     traces = [storage.traces.get(EVAL_PRINCIPAL, str(e.payload["trace_id"])) for e in events]
     assert all(trace is not None for trace in traces)
     return [trace for trace in traces if trace is not None]

@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_core import InMemoryStorage, Storage
+from memory_core.base.model import Message
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.profiles import Budget
 from memory_core.runtime.context import ContextBuilder, ContextOverflowError, ContextPlan
-from memory_core.runtime.model import Message
 
 GATE = pytest.mark.gate("gate.memory.correction_lines")
 HEADER = f"Memory ({RETRIEVAL_POLICY}, corrections):"

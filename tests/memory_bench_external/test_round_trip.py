@@ -34,7 +34,7 @@ from memory_bench_external._dates import (
 )
 from memory_bench_external.halumem import normalize_statement
 from memory_bench_external.run import instance_start, record_instance
-from memory_core.runtime.events import ASSISTANT_MESSAGE_CREATED, USER_MESSAGE_CREATED
+from memory_core.base.events import EventType
 
 Records = Callable[[Path], list[dict[str, Any]]]
 GATE = pytest.mark.gate("gate.memory.bench_external_adapters")
@@ -60,7 +60,9 @@ def _events_follow_evidence(instance: ExternalInstance) -> None:
             assert event is not None
             assert event.payload["text"] == turns[key].content
             expected = (
-                USER_MESSAGE_CREATED if turns[key].is_principal else ASSISTANT_MESSAGE_CREATED
+                EventType.USER_MESSAGE_CREATED
+                if turns[key].is_principal
+                else EventType.ASSISTANT_MESSAGE_CREATED
             )
             assert event.event_type == expected
         for probe in instance.probes:

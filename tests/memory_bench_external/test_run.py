@@ -31,9 +31,9 @@ from memory_bench_external.run import (
     record_instance,
 )
 from memory_bench_external.scoring import count_words
+from memory_core.base.events import EventType
 from memory_core.domain import BeliefStatus, RecallTrace
 from memory_core.errors import UsageError
-from memory_core.runtime.events import ASSISTANT_MESSAGE_CREATED
 
 Records = Callable[[Path], list[dict[str, Any]]]
 Writer = Callable[[str, list[dict[str, Any]]], Path]
@@ -112,7 +112,10 @@ def test_other_speaker_is_recorded_but_never_a_source(locomo_fixture: Path) -> N
             for row in recorded.turns:
                 if not row.is_principal:
                     event = composition.events.get(EVAL_PRINCIPAL, row.event_id)
-                    assert event is not None and event.event_type == ASSISTANT_MESSAGE_CREATED
+                    assert (
+                        event is not None
+                        and event.event_type == EventType.ASSISTANT_MESSAGE_CREATED
+                    )
             beliefs = composition.memory.list_memories(
                 statuses=frozenset(BeliefStatus), principal=EVAL_PRINCIPAL
             )

@@ -15,7 +15,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from memory_core import Belief, BeliefType, Event, Principal, SequentialIdFactory
+from memory_core import Belief, BeliefType, Event, Principal
+from memory_core.ids import SequentialIdFactory
 from memory_core.testing import plugin
 from memory_store_pg import PostgresStorage, temporary_storage
 

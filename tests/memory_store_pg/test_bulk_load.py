@@ -14,9 +14,9 @@ from memory_core import (
     ConflictError,
     InMemoryStorage,
     Principal,
-    RecallQuery,
     UsageError,
 )
+from memory_core.domain import RecallQuery
 from memory_store_pg import PostgresStorage
 
 pytestmark = pytest.mark.postgres

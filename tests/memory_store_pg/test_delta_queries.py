@@ -15,7 +15,8 @@ import pytest
 import sqlalchemy as sa
 
 from memory_bench.perf import BENCH_NOW, BENCH_PRINCIPAL, BENCH_PROJECT, generate_beliefs
-from memory_core import FixedClock, SequentialIdFactory
+from memory_core.clock import FixedClock
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import load_profiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest
 from memory_store_pg import PostgresStorage, temporary_storage

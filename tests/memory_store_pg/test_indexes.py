@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from memory_core import BeliefStatus, Principal, RecallQuery
-from memory_core.domain import LIVE_STATUSES
+from memory_core import BeliefStatus, Principal
+from memory_core.domain import LIVE_STATUSES, RecallQuery
 from memory_store_pg import PostgresStorage, temporary_storage
 from memory_store_pg._schema import (
     event_sequence_seq,

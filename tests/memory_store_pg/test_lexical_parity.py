@@ -27,9 +27,9 @@ from memory_core import (
     BeliefType,
     InMemoryStorage,
     Principal,
-    RecallQuery,
     Storage,
 )
+from memory_core.domain import RecallQuery
 from memory_core.tokenizer import lexemes
 from memory_store_pg import PostgresStorage
 

@@ -77,15 +77,15 @@ def test_a_nul_poisoned_session_never_blocks_another_principals_idle_sweep(
         )
     )
     app.advance(1)
-    healthy = app.sessions.create(BOB)
-    app.sessions.record_user_message(healthy.id, "I live in Lisbon.", BOB)
+    healthy = app.sessions.create(principal=BOB)
+    app.sessions.record_user_message(healthy.id, "I live in Lisbon.", principal=BOB)
     app.advance(SESSION_IDLE_SECONDS)
 
     with pytest.raises(UsageError, match="cannot store a value"):
         app.sessions.close(poisoned.id)  # a typed error, not sqlalchemy's DataError
     report = app.maintenance_factory().run_once()
     assert (report.sessions_closed, report.sessions_failed, report.sweeps_failed) == (1, 1, 0)
-    assert not app.sessions.get(healthy.id, BOB).is_open
+    assert not app.sessions.get(healthy.id, principal=BOB).is_open
     assert app.sessions.get(poisoned.id).is_open
     assert [b.statement for b in app.memory.list_memories(principal=BOB)] == [
         "User lives in Lisbon."
@@ -118,11 +118,11 @@ def test_an_unreadable_session_row_is_skipped_by_the_idle_listing(
     pg: PostgresStorage, caplog: pytest.LogCaptureFixture, batch_size: int
 ) -> None:
     app = build(storage=pg, fixed_clock_at=T0, sequential_ids=True, principal=ALICE)
-    before = app.sessions.create(ALICE)
+    before = app.sessions.create(principal=ALICE)
     app.advance(1)
-    bad = app.sessions.create(ALICE)
+    bad = app.sessions.create(principal=ALICE)
     app.advance(1)
-    after = app.sessions.create(BOB)
+    after = app.sessions.create(principal=BOB)
     # a row no version of the record accepts: an invalid project name in its metadata
     with pg.engine.begin() as connection:
         connection.execute(
@@ -139,5 +139,5 @@ def test_an_unreadable_session_row_is_skipped_by_the_idle_listing(
     report = app.sessions.sweep_idle_report(batch_size=batch_size)
     assert (report.closed, report.failed) == (2, 0)
     assert not app.sessions.get(before.id).is_open
-    assert not app.sessions.get(after.id, BOB).is_open
+    assert not app.sessions.get(after.id, principal=BOB).is_open
     assert f"skipping unreadable session {bad.id}" in caplog.text

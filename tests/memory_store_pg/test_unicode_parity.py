@@ -20,8 +20,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memory_core import MAX_MESSAGE_BYTES, InMemoryStorage, MessageTextError, Principal, Storage
+from memory_core import InMemoryStorage, MessageTextError, Principal, Storage
 from memory_core.bootstrap import build
+from memory_core.text_gate import MAX_MESSAGE_BYTES
 from memory_store_pg import PostgresStorage
 
 pytestmark = pytest.mark.postgres

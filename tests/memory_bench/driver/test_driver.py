@@ -18,6 +18,7 @@ from memory_bench.driver import (
 )
 from memory_bench.metrics import BENCHMARK_VERSION, DeterministicRun, ProbeMetrics
 from memory_core import InMemoryStorage, Storage
+from memory_core.base.events import EventType
 from memory_core.domain import BeliefStatus
 from memory_core.errors import UsageError
 from memory_core.formation.extractor import Candidate, DeterministicExtractor, Turn
@@ -26,7 +27,6 @@ from memory_core.policy import (
     PROVIDER_FORMATION_POLICY,
     RETRIEVAL_POLICY,
 )
-from memory_core.runtime.events import RUN_STARTED, SESSION_CLOSED
 
 Inline = tuple[MemoryBenchmarkCorpus, str]
 
@@ -131,12 +131,12 @@ def test_probes_run_after_one_maintenance_pass_in_probe_scope(inline_corpus: Inl
     kept = _KeptStorage()
     run_deterministic_benchmark(*inline_corpus, storage=kept)
     events = kept.built[0].events.page(EVAL_PRINCIPAL, limit=10_000)
-    first_probe = min(e.sequence for e in events if e.event_type == RUN_STARTED)
-    closed = [e for e in events if e.event_type == SESSION_CLOSED]
+    first_probe = min(e.sequence for e in events if e.event_type == EventType.RUN_STARTED)
+    closed = [e for e in events if e.event_type == EventType.SESSION_CLOSED]
     # The maintenance sweep closed the idle scenario sessions, all before the first probe.
     assert closed
     assert all(e.sequence < first_probe for e in closed)
-    runs = [e for e in events if e.event_type == RUN_STARTED]
+    runs = [e for e in events if e.event_type == EventType.RUN_STARTED]
     assert len(runs) == 5
     scopes = []
     for event in runs:

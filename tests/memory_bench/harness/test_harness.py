@@ -71,7 +71,9 @@ def test_the_default_is_the_deterministic_arm_composition() -> None:
         )
         assert policy.compiled_version == expected.compiled_version
         assert tuple(policy.enabled_tools) == PROBE_TOOLS
-        view = composition.sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": None})
+        view = composition.sessions.create(
+            principal=EVAL_PRINCIPAL, agent="general", metadata={"project_scope": None}
+        )
         run = composition.runs.submit("Where do I live?", view.id, principal=EVAL_PRINCIPAL)
         assert run.completed
         replies = [
@@ -88,9 +90,13 @@ def test_two_builds_write_the_same_ids_and_instants() -> None:
     def trail() -> list[tuple[str, datetime]]:
         composition = build_eval_composition(START)
         try:
-            view = composition.sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": None})
+            view = composition.sessions.create(
+                principal=EVAL_PRINCIPAL, agent="general", metadata={"project_scope": None}
+            )
             composition.advance(5)
-            composition.sessions.record_user_message(view.id, "I live in Oslo.", EVAL_PRINCIPAL)
+            composition.sessions.record_user_message(
+                view.id, "I live in Oslo.", principal=EVAL_PRINCIPAL
+            )
             composition.memory.run("session_close", "general", view.id)
             events = composition.events.read_session(EVAL_PRINCIPAL, view.id)
             return [(event.event_id, event.created_at) for event in events]

@@ -19,10 +19,10 @@ from memory_bench.corpus import BenchmarkProbe, MemoryBenchmarkCorpus, load_corp
 from memory_bench.live.answers import token_bounded_match
 from memory_bench.live.arm import LiveBenchmarkResult, run_live_benchmark
 from memory_bench.live.evidence import LIVE_ARM_VERSION, ArmAnswer, LiveProbeRow, derive_counts
+from memory_core.base.model import Model
 from memory_core.clock import FixedClock
 from memory_core.formation.selection import ProviderFormationEvidence
 from memory_core.policy import PROVIDER_FORMATION_POLICY
-from memory_core.runtime.model import Model
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 

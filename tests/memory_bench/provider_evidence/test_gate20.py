@@ -26,7 +26,7 @@ from memory_bench.provider_evidence import (
 )
 from memory_bench.provider_floor import positive_coverage_floor
 from memory_cli.app import main
-from memory_core import FixedClock
+from memory_core.clock import FixedClock
 from memory_core.formation.provider import ProviderExtractor
 from memory_core.formation.selection import (
     InvalidProviderEvidenceError,

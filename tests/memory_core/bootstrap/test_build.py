@@ -9,19 +9,9 @@ from typing import Any
 
 import pytest
 
-from memory_core import (
-    FixedClock,
-    InMemoryStorage,
-    Principal,
-    RandomIdFactory,
-    RecallRequest,
-    SequentialIdFactory,
-    Storage,
-    SystemClock,
-    bootstrap,
-    short_id,
-)
+from memory_core import InMemoryStorage, Principal, RecallRequest, Storage, bootstrap
 from memory_core.bootstrap import build
+from memory_core.clock import FixedClock, SystemClock
 from memory_core.errors import (
     ConfigurationError,
     ConflictError,
@@ -30,6 +20,7 @@ from memory_core.errors import (
     StorageUnavailableError,
     UsageError,
 )
+from memory_core.ids import RandomIdFactory, SequentialIdFactory, short_id
 from memory_core.runtime import (
     RECALL_EPISODES_TOOL,
     SHIPPED_POLICY_PROFILES,
@@ -198,7 +189,9 @@ def test_memory_api_recall_takes_the_session_scope_and_trace_lookups_are_scoped(
         app.memory.recall("deploy", session_id=later.id, project_scope="orbit-app")
     assert app.memory.get_recall_trace(result.trace.trace_id) == result.trace
     with pytest.raises(NotFoundError):
-        app.memory.get_recall_trace(result.trace.trace_id, Principal("tenant-1", "mallory"))
+        app.memory.get_recall_trace(
+            result.trace.trace_id, principal=Principal("tenant-1", "mallory")
+        )
 
 
 def test_maintenance_expires_operator_traces_and_closes_idle_sessions() -> None:

@@ -29,19 +29,23 @@ def _drive(scenario: dict[str, Any], *, through_close: bool = False) -> tuple[Co
     for spec in scenario["sessions"]:
         app.advance(spec.get("advance_seconds", 0))
         project = spec.get("project_scope")
-        view = app.sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": project})
+        view = app.sessions.create(
+            principal=EVAL_PRINCIPAL, agent="general", metadata={"project_scope": project}
+        )
         for turn in spec["turns"]:
             app.advance(turn.get("advance_seconds", 0))
-            app.sessions.record_user_message(view.id, turn["text"], EVAL_PRINCIPAL)
+            app.sessions.record_user_message(view.id, turn["text"], principal=EVAL_PRINCIPAL)
         if through_close:
-            app.sessions.close(view.id, EVAL_PRINCIPAL)
+            app.sessions.close(view.id, principal=EVAL_PRINCIPAL)
         else:
             app.memory.run("session_close", scope_for_project(project), view.id)
     app.maintenance_factory().run_once()
     probe = scenario["probes"][0]
     app.advance(probe.get("advance_seconds", 0))
     view = app.sessions.create(
-        EVAL_PRINCIPAL, "general", {"project_scope": probe.get("project_scope")}
+        principal=EVAL_PRINCIPAL,
+        agent="general",
+        metadata={"project_scope": probe.get("project_scope")},
     )
     run = app.runs.submit(probe["question"], view.id)
     return app, run

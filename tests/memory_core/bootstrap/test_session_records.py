@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from memory_core import (
-    MAX_MESSAGE_BYTES,
     ConflictError,
     Event,
     FakeModelScript,
@@ -27,9 +26,10 @@ from memory_core import (
     StorageUnavailableError,
     UsageError,
 )
+from memory_core.base.events import EventWriter
 from memory_core.bootstrap import Composition, build
 from memory_core.domain import Principal
-from memory_core.runtime.events import EventWriter
+from memory_core.text_gate import MAX_MESSAGE_BYTES
 
 OWNER = Principal("tests", "owner")
 

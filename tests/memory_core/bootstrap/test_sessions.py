@@ -26,7 +26,9 @@ def test_open_freezes_the_snapshot_and_its_watermark_is_the_head_position() -> N
     app.sessions.record_user_message(first.id, "I prefer concise answers.")
     app.sessions.close(first.id)
 
-    session = app.sessions.create(app.principal, "planner", {"project_scope": None})
+    session = app.sessions.create(
+        principal=app.principal, agent="planner", metadata={"project_scope": None}
+    )
     head = app.storage.memories.head_position(app.principal)
     assert head > 0
     assert session.snapshot_watermark == head
@@ -133,13 +135,13 @@ def test_sessions_are_principal_scoped_and_metadata_is_validated(
 ) -> None:
     app = build(fixed_clock_at=T0, sequential_ids=True, principal=alice)
     mine = app.sessions.create()
-    theirs = app.sessions.create(bob, "general", {})
+    theirs = app.sessions.create(principal=bob, agent="general", metadata={})
     assert theirs.principal == bob
     with pytest.raises(NotFoundError):
         app.sessions.get(theirs.id)
     with pytest.raises(NotFoundError):
         app.sessions.record_user_message(theirs.id, "hello")
-    app.sessions.record_user_message(theirs.id, "I live in Oslo.", bob)
+    app.sessions.record_user_message(theirs.id, "I live in Oslo.", principal=bob)
     app.sessions.record_assistant_message(mine.id, "Hello!")
     with pytest.raises(UsageError, match="project_scope"):
         app.sessions.create(metadata={"project": "x"})

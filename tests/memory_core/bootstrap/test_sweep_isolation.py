@@ -24,8 +24,10 @@ CAROL = Principal("tenant-2", "carol")
 def _idle_sessions(app: Composition, principals: list[Principal]) -> dict[Principal, str]:
     made: dict[Principal, str] = {}
     for who in principals:  # the first is the oldest: the sweep reaches it first
-        session = app.sessions.create(who)
-        app.sessions.record_user_message(session.id, f"I live in {who.principal_id}ville.", who)
+        session = app.sessions.create(principal=who)
+        app.sessions.record_user_message(
+            session.id, f"I live in {who.principal_id}ville.", principal=who
+        )
         made[who] = session.id
         app.advance(1)
     app.advance(SESSION_IDLE_SECONDS)
@@ -67,8 +69,8 @@ def test_one_failing_session_never_blocks_another_principals_sweep(
     assert failure.error.startswith("StorageUnavailableError: ")
     assert made[alice] in caplog.text and "tenant-1/alice" in caplog.text
     assert app.sessions.get(made[alice]).is_open
-    assert not app.sessions.get(made[bob], bob).is_open
-    assert not app.sessions.get(made[CAROL], CAROL).is_open
+    assert not app.sessions.get(made[bob], principal=bob).is_open
+    assert not app.sessions.get(made[CAROL], principal=CAROL).is_open
     # once the fault is gone, the next pass closes it
     monkeypatch.undo()
     assert app.sessions.sweep_idle(batch_size=batch_size) == 1
@@ -89,7 +91,7 @@ def test_the_maintenance_worker_counts_failures_and_runs_every_sweep(
     report = app.maintenance_factory().run_once()
     assert (report.traces_expired, report.sweeps_failed) == (0, 1)
     assert (report.sessions_closed, report.sessions_failed) == (1, 1)
-    assert not app.sessions.get(made[bob], bob).is_open
+    assert not app.sessions.get(made[bob], principal=bob).is_open
 
     def listing_fails(*_: Any, **__: Any) -> list[Any]:
         raise StorageUnavailableError("listing failed")

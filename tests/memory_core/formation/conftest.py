@@ -12,16 +12,16 @@ import pytest
 from memory_core import (
     Belief,
     Event,
-    FixedClock,
     InMemoryStorage,
     Principal,
-    SequentialIdFactory,
     Session,
     SessionMetadata,
     Storage,
     Trust,
 )
+from memory_core.clock import FixedClock
 from memory_core.formation import GovernedMemoryService
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import load_profiles
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

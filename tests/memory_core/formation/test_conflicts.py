@@ -13,17 +13,18 @@ from typing import Any
 import pytest
 
 from memory_core import Authority, Belief, BeliefStatus, Trust
+from memory_core.base.events import EventType
+from memory_core.base.model import ToolCall
 from memory_core.formation import (
     Candidate,
     DeterministicExtractor,
     GovernedMemoryService,
     Turn,
 )
-from memory_core.formation.conflicts import MEMORY_NEEDS_CONFIRMATION
 from memory_core.formation.service import ConsolidationResult
 from memory_core.profiles import load_profiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest
-from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
+from memory_core.runtime import REMEMBER_TOOL, ToolContext, ToolExecutor
 
 GATE = pytest.mark.gate("gate.memory.conflict_surfaced")
 Harness = Any
@@ -106,7 +107,7 @@ def assert_conflicted(
     assert disputed.valid_from == original.valid_from  # its instant is untouched
     assert set(result.belief_ids) == {flagged.id, original.id}
     kinds = [e.event_type for e in harness.memory_events()]
-    assert kinds[-2:] == ["memory.formed", MEMORY_NEEDS_CONFIRMATION]
+    assert kinds[-2:] == ["memory.formed", EventType.MEMORY_NEEDS_CONFIRMATION]
     request = harness.memory_events()[-1]
     assert request.payload["belief_id"] == flagged.id
     assert request.payload["conflicts_with"] == [original.id]

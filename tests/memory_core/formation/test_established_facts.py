@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from memory_core import Authority, Belief, BeliefType, Principal, Storage, Trust
+from memory_core.base.events import EventType, EventWriter
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE
 from memory_core.formation.established import apply_ceiling
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
-from memory_core.runtime.events import WORKING_STATE_UPDATED, EventWriter
 from memory_core.runtime.working_state import WorkingStateService
 
 GATE = pytest.mark.gate("gate.memory.established_facts_form")
@@ -131,7 +131,7 @@ def test_only_the_last_working_state_update_is_read(world: Harness) -> None:
     establish(world, "The meeting is on Tuesday", [turn.event_id])
     writer = EventWriter(events=world.storage.events, clock=world.clock, ids=world.ids)
     writer.append(  # the agent dropped the fact from its working state
-        WORKING_STATE_UPDATED,
+        EventType.WORKING_STATE_UPDATED,
         principal=world.principal,
         session_id="s1",
         actor="agent",
@@ -159,7 +159,7 @@ def test_a_hazardous_fact_is_refused_and_a_malformed_state_forms_nothing(world: 
     again = world.say("s1", "Another turn.")
     writer = EventWriter(events=world.storage.events, clock=world.clock, ids=world.ids)
     writer.append(
-        WORKING_STATE_UPDATED,
+        EventType.WORKING_STATE_UPDATED,
         principal=world.principal,
         session_id="s1",
         actor="agent",

@@ -21,11 +21,9 @@ from memory_core import (
     UsageError,
     build,
 )
+from memory_core.base.events import EventType
+from memory_core.base.model import ToolCall
 from memory_core.formation import (
-    MEMORY_FORMED,
-    MEMORY_REINFORCED,
-    MEMORY_REJECTED,
-    MEMORY_SUPERSEDED,
     Candidate,
     ConsolidationResult,
     DeterministicExtractor,
@@ -34,7 +32,7 @@ from memory_core.formation import (
 )
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 from memory_core.profiles import load_profiles
-from memory_core.runtime import REMEMBER_TOOL, ToolCall, ToolContext, ToolExecutor
+from memory_core.runtime import REMEMBER_TOOL, ToolContext, ToolExecutor
 
 OWNER = Principal("tests", "owner")
 """The principal the compositions of this module belong to."""
@@ -291,11 +289,11 @@ def test_one_event_per_change_with_ids_and_no_statement_text(harness: Harness) -
     harness.service.run("manual", "general", "s1")
     events = harness.memory_events()
     assert [e.event_type for e in events] == [
-        MEMORY_FORMED,
-        MEMORY_FORMED,
-        MEMORY_REINFORCED,
-        MEMORY_FORMED,
-        MEMORY_SUPERSEDED,
+        EventType.MEMORY_FORMED,
+        EventType.MEMORY_FORMED,
+        EventType.MEMORY_REINFORCED,
+        EventType.MEMORY_FORMED,
+        EventType.MEMORY_SUPERSEDED,
     ]
     ids = {b.id for b in harness.service.list_memories()}
     for event in events:
@@ -537,7 +535,7 @@ def test_reject_is_durable_across_restatement_and_replay(harness: Harness) -> No
     assert rejected.valid_to is not None
     (rejection,) = harness.storage.formation.rejections(harness.principal)
     assert (rejection.belief_id, rejection.reason) == (seattle.id, "wrong city")
-    assert harness.memory_events()[-1].event_type == MEMORY_REJECTED
+    assert harness.memory_events()[-1].event_type == EventType.MEMORY_REJECTED
     assert "wrong city" not in json.dumps(harness.memory_events()[-1].payload)
 
     replayed = harness.service.replay("s1")

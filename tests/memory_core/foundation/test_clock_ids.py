@@ -9,18 +9,9 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from memory_core import (
-    Belief,
-    FixedClock,
-    Principal,
-    RandomIdFactory,
-    SequentialIdFactory,
-    SystemClock,
-    UsageError,
-    short_id,
-)
-from memory_core.clock import require_aware
-from memory_core.ids import SHORT_ID_LENGTH
+from memory_core import Belief, Principal, UsageError
+from memory_core.clock import FixedClock, SystemClock, require_aware
+from memory_core.ids import SHORT_ID_LENGTH, RandomIdFactory, SequentialIdFactory, short_id
 
 
 class TestFixedClock:

@@ -16,7 +16,6 @@ from memory_core import (
     MemoryCoreError,
     NotFoundError,
     Principal,
-    RecallQuery,
     RecallTrace,
     SessionMetadata,
     UsageError,
@@ -24,6 +23,7 @@ from memory_core import (
 from memory_core.domain import (
     GENERAL_SCOPE,
     USER_SCOPE,
+    RecallQuery,
     scope_for_project,
     validate_scope,
     visible_scopes,

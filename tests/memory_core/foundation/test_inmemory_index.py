@@ -13,7 +13,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory_core import Authority, Belief, BeliefStatus, BeliefType, Principal, RecallQuery
+from memory_core import Authority, Belief, BeliefStatus, BeliefType, Principal
+from memory_core.domain import RecallQuery
 from memory_core.stores import memory as memory_module
 from memory_core.stores.memory import InMemoryMemoryStore
 

@@ -17,15 +17,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_core import (
-    Authority,
-    Belief,
-    BeliefStatus,
-    BeliefType,
-    InMemoryStorage,
-    Principal,
-    RecallQuery,
-)
+from memory_core import Authority, Belief, BeliefStatus, BeliefType, InMemoryStorage, Principal
+from memory_core.domain import RecallQuery
 from memory_core.stores import memory as memory_module
 from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
 

@@ -13,8 +13,9 @@ import pytest
 from _support.hazard_examples import INJECTION_EXAMPLES, SECRET_EXAMPLES
 
 from memory_core import Principal, Storage, build
+from memory_core.base.model import ToolCall
 from memory_core.formation._text import sentence_spans
-from memory_core.runtime import REMEMBER_TOOL, RunStatus, ScriptedTurn, ToolCall
+from memory_core.runtime import REMEMBER_TOOL, RunStatus, ScriptedTurn
 from memory_core.runtime.scripted import FakeModelScript
 
 TURNS: list[list[str]] = [turns for turns, _ in SECRET_EXAMPLES.values()] + list(

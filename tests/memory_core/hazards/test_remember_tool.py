@@ -9,7 +9,7 @@ from _support.hazard_examples import UNGROUNDED_REMEMBERS
 from _support.hazard_world import compose
 
 from memory_core import Authority, Storage
-from memory_core.runtime.model import ToolCall
+from memory_core.base.model import ToolCall
 from memory_core.runtime.tools import REMEMBER_TOOL, ToolContext, ToolExecutor
 
 

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import pytest
 
 from memory_core import (
-    EXPORT_SCHEMA_VERSION,
     Composition,
     DuplicateIdError,
     ImportFormatError,
@@ -17,6 +16,7 @@ from memory_core import (
     Storage,
 )
 from memory_core.bootstrap import build
+from memory_core.portability import EXPORT_SCHEMA_VERSION
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ALICE = Principal("acme", "alice")

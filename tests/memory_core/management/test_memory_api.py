@@ -19,8 +19,9 @@ from memory_core import (
     Storage,
     UsageError,
 )
+from memory_core.base.events import EventType
 from memory_core.bootstrap import build
-from memory_core.management import MEMORY_FORGOTTEN, REDACTED_PAYLOAD
+from memory_core.management import REDACTED_PAYLOAD
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ALICE = Principal("acme", "alice")
@@ -151,7 +152,7 @@ def test_forget_erases_the_belief_and_its_text_and_it_never_returns(storage: Sto
     rejections = storage.formation.rejections(ALICE)
     assert len(rejections) == 1
     assert "Portland" not in rejections[0].model_dump_json()
-    audit = app.events.page(ALICE, event_types=[MEMORY_FORGOTTEN])
+    audit = app.events.page(ALICE, event_types=[EventType.MEMORY_FORGOTTEN])
     assert [e.payload["belief_id"] for e in audit] == [belief.id]
     assert "Portland" not in audit[0].model_dump_json()
     # stated again in a new session, and the old session replayed: it does not come back

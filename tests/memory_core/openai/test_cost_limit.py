@@ -10,9 +10,9 @@ import pytest
 from _support.chat_server import ChatServer, reply_text
 
 from memory_core import Principal
+from memory_core.base.model import Message, PricedModel
 from memory_core.bootstrap import build
 from memory_core.errors import ConfigurationError
-from memory_core.runtime.model import Message, PricedModel
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.policy_profile import RunLimits
 from memory_core.runtime.pricing import PRICES_ENV, ModelPrice, PriceCatalog

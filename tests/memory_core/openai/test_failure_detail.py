@@ -15,10 +15,10 @@ import pytest
 from _support.chat_server import ChatServer, Reply, reply_error, reply_text
 
 from memory_core import Principal
+from memory_core.base.model import Message, TransientModelError
 from memory_core.bootstrap import build
 from memory_core.runtime import RunStatus
 from memory_core.runtime.failure import BODY_EXCERPT_CHARS, body_excerpt
-from memory_core.runtime.model import Message, TransientModelError
 from memory_core.runtime.openai_compat import MAX_RETRY_AFTER_SECONDS, OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 

@@ -14,8 +14,7 @@ from _support.chat_server import (
     reply_tool_call,
 )
 
-from memory_core.errors import ConfigurationError, UsageError
-from memory_core.runtime.model import (
+from memory_core.base.model import (
     Message,
     PermanentModelError,
     ToolCall,
@@ -23,6 +22,7 @@ from memory_core.runtime.model import (
     TransientModelError,
     Usage,
 )
+from memory_core.errors import ConfigurationError, UsageError
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 

@@ -14,7 +14,7 @@ import time
 import pytest
 from _support.chat_server import ChatServer, reply_stall, reply_text, reply_tool_call
 
-from memory_core.runtime.model import (
+from memory_core.base.model import (
     FinishReason,
     Message,
     ReplyTimeoutError,

@@ -7,8 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFactory
+from memory_core import InMemoryStorage, Principal
+from memory_core.clock import FixedClock
 from memory_core.domain import Authority, Belief, BeliefStatus, BeliefType
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import MemoryProfiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult
 

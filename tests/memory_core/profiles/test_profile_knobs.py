@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-from memory_core import ConfigurationError, FixedClock, InMemoryStorage, SequentialIdFactory
+from memory_core import ConfigurationError, InMemoryStorage
 from memory_core.bootstrap import build
+from memory_core.clock import FixedClock
 from memory_core.domain import Authority, Belief, BeliefStatus, BeliefType, Principal
+from memory_core.ids import SequentialIdFactory
 from memory_core.policy import SESSION_IDLE_SECONDS
 from memory_core.profiles import MemoryProfiles, load_profiles, shipped_document
 from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult

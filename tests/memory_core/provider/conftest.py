@@ -12,18 +12,11 @@ from typing import Any
 import pytest
 from _support.chat_server import ChatServer, Reply, reply_text
 
-from memory_core import (
-    Event,
-    FixedClock,
-    InMemoryStorage,
-    Principal,
-    SequentialIdFactory,
-    Session,
-    SessionMetadata,
-    Trust,
-)
+from memory_core import Event, InMemoryStorage, Principal, Session, SessionMetadata, Trust
+from memory_core.clock import FixedClock
 from memory_core.formation import Turn, screen_turn
 from memory_core.formation.selection import ProviderFormationEvidence
+from memory_core.ids import SequentialIdFactory
 from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from _support.chat_server import ChatServer, Reply, reply_error, reply_stall, reply_text
 
-from memory_core import FixedClock, InMemoryStorage, SequentialIdFactory
+from memory_core import InMemoryStorage
+from memory_core.clock import FixedClock
 from memory_core.domain import Authority, BeliefType, Polarity
 from memory_core.formation import GovernedMemoryService
 from memory_core.formation.provider import (
@@ -22,6 +23,7 @@ from memory_core.formation.provider import (
     parse_reply,
     retracted_object,
 )
+from memory_core.ids import SequentialIdFactory
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY, PROVIDER_FORMATION_POLICY
 from memory_core.profiles import load_profiles
 

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFactory, Storage
+from memory_core import InMemoryStorage, Principal, Storage
+from memory_core.clock import FixedClock
 from memory_core.domain import Authority, Belief, BeliefStatus, BeliefType
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import MemoryProfiles, load_profiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest, RecallResult
 

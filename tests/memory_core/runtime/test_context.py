@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memory_core.base.model import Message
 from memory_core.errors import ConfigurationError
 from memory_core.profiles import Budget
 from memory_core.runtime.context import (
@@ -17,7 +18,6 @@ from memory_core.runtime.context import (
     load_context_plan,
     prefix_digest,
 )
-from memory_core.runtime.model import Message
 
 SNAPSHOT = "Memory (retrieval@1, snapshot):\n[m:9e3779b1] preference / answer style: Concise."
 

@@ -10,20 +10,18 @@ from typing import Any
 import pytest
 
 from memory_core import Principal
+from memory_core.base.model import PermanentModelError, ToolCall, TransientModelError
 from memory_core.bootstrap import Composition
 from memory_core.domain import Event
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.runtime import (
     RECALL_EPISODES_TOOL,
     REMEMBER_TOOL,
-    PermanentModelError,
     Run,
     RunLimits,
     RunStatus,
     ScriptedModel,
     ScriptedTurn,
-    ToolCall,
-    TransientModelError,
 )
 
 OWNER = Principal("tests", "owner")
@@ -52,7 +50,9 @@ def _episodes(query: str, call_id: str = "c2") -> ScriptedTurn:
 
 def _seed(app: Composition, *texts: str, project: str | None = None) -> None:
     """One closed session whose user messages formed beliefs."""
-    session = app.sessions.create(app.principal, "general", {"project_scope": project})
+    session = app.sessions.create(
+        principal=app.principal, agent="general", metadata={"project_scope": project}
+    )
     for text in texts:
         app.sessions.record_user_message(session.id, text)
     app.sessions.close(session.id)
@@ -63,7 +63,7 @@ def test_a_completed_run_writes_the_full_event_trail(
 ) -> None:
     app = compose([ScriptedTurn(text="Hello back.")])
     _seed(app, "I live in Seattle.")
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     run = app.runs.submit("Where do I live?", session.id)
 
     assert run.status is RunStatus.COMPLETED
@@ -104,7 +104,7 @@ def test_a_completed_run_writes_the_full_event_trail(
 def test_the_model_sees_prefix_history_recall_block_and_turn(compose: Compose) -> None:
     app = compose([ScriptedTurn(text="First answer."), ScriptedTurn(text="Second answer.")])
     _seed(app, "I live in Seattle.", "I prefer concise answers.")
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     app.runs.submit("Hi there.", session.id)
     app.runs.submit("Where do I live?", session.id)
 
@@ -125,8 +125,12 @@ def test_the_model_sees_prefix_history_recall_block_and_turn(compose: Compose) -
 def test_in_turn_recall_reads_the_session_project_scope(compose: Compose) -> None:
     app = compose()
     _seed(app, "We decided to deploy on Fridays.", project="veetbot")
-    inside = app.sessions.create(app.principal, "general", {"project_scope": "veetbot"})
-    outside = app.sessions.create(app.principal, "general", {"project_scope": "orbit-app"})
+    inside = app.sessions.create(
+        principal=app.principal, agent="general", metadata={"project_scope": "veetbot"}
+    )
+    outside = app.sessions.create(
+        principal=app.principal, agent="general", metadata={"project_scope": "orbit-app"}
+    )
     seen = {}
     for session in (inside, outside):
         run = app.runs.submit("When do we deploy?", session.id)
@@ -187,7 +191,7 @@ def test_limits_and_failures_end_in_typed_terminal_statuses(
     error_class: str | None,
 ) -> None:
     app = compose(turns, **kwargs)
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     run = app.runs.submit(prompt, session.id)
     assert (run.status.value, run.steps, run.error_class) == (status, steps, error_class)
     assert run.final_message is None
@@ -202,7 +206,7 @@ def test_limits_and_failures_end_in_typed_terminal_statuses(
 
 def test_an_exhausted_script_fails_the_run(compose: Compose) -> None:
     app = compose([ScriptedTurn(text="once")], on_exhausted="error")
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     assert app.runs.submit("one", session.id).status is RunStatus.COMPLETED
     second = app.runs.submit("two", session.id)
     assert (second.status, second.error_class) == (RunStatus.FAILED, "ScriptExhaustedError")
@@ -212,7 +216,7 @@ def test_remember_forms_through_the_governed_path_from_the_user_turn(
     compose: Compose, run_events: RunEvents
 ) -> None:
     app = compose([_remember("I prefer window seats."), ScriptedTurn(text="Noted.")])
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     run = app.runs.submit("Please remember that I prefer window seats.", session.id)
     assert run.status is RunStatus.COMPLETED
     assert run.steps == 2
@@ -232,7 +236,7 @@ def test_remember_forms_through_the_governed_path_from_the_user_turn(
 def test_remember_refuses_a_secret_and_no_event_carries_it(compose: Compose) -> None:
     secret = "api_key=sk-live-51HqZZZZ8dfa7"
     app = compose([_remember(f"My deploy token is {secret}"), ScriptedTurn(text="No.")])
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     run = app.runs.submit("Store my token please.", session.id)
     assert run.status is RunStatus.COMPLETED
     reported = json.loads(_model(app).calls[1].messages[-1].content)
@@ -244,10 +248,10 @@ def test_remember_refuses_a_secret_and_no_event_carries_it(compose: Compose) -> 
 
 def test_recall_episodes_searches_past_sessions(compose: Compose) -> None:
     app = compose([_episodes("Tahoe cabin"), ScriptedTurn(text="Found it.")])
-    past = app.sessions.create(app.principal, "general", {})
+    past = app.sessions.create(principal=app.principal, agent="general", metadata={})
     app.sessions.record_user_message(past.id, "We booked the Tahoe cabin for July.")
     app.sessions.close(past.id)
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     run = app.runs.submit("What did we book?", session.id)
     assert run.status is RunStatus.COMPLETED
     result = json.loads(_model(app).calls[1].messages[-1].content)
@@ -258,7 +262,7 @@ def test_disabled_tools_are_not_offered_and_calls_to_them_are_refused(
     compose: Compose, run_events: RunEvents
 ) -> None:
     app = compose([_remember("I like tea."), ScriptedTurn(text="OK.")], enabled_tools=[])
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     run = app.runs.submit("Remember I like tea.", session.id)
     assert _model(app).calls[0].tools == ()
     tool_event = next(e for e in run_events(app, run.run_id) if e.event_type == "tool.called")
@@ -275,7 +279,7 @@ def test_completion_hooks_run_after_completion_in_their_own_error_boundary(
         raise RuntimeError("hook bug")
 
     app = compose(completion_hooks=[broken, seen.append])
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     run = app.runs.submit("hi", session.id)
     assert seen == [run]
     events = run_events(app, run.run_id)
@@ -286,7 +290,7 @@ def test_completion_hooks_run_after_completion_in_their_own_error_boundary(
 
 def test_submit_refuses_closed_unknown_sessions_and_missing_models(compose: Compose) -> None:
     app = compose()
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     app.sessions.close(session.id)
     with pytest.raises(UsageError, match="closed"):
         app.runs.submit("hi", session.id)
@@ -316,7 +320,7 @@ def test_prefix_digest_is_identical_across_every_model_call_of_a_session(
     ]
     app = compose(turns)
     _seed(app, "I live in Seattle.", "I prefer concise answers.")
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     runs = [
         app.runs.submit("Remember that I prefer aisle seats.", session.id),
         app.runs.submit("Where do I live?", session.id),
@@ -342,7 +346,7 @@ def test_prefix_digest_is_identical_across_every_model_call_of_a_session(
     assert "User lives in Seattle." in _model(app).calls[-1].messages[0].content
 
     # a new session freezes a new snapshot, which does move the prefix
-    fresh = app.sessions.create(app.principal, "general", {})
+    fresh = app.sessions.create(principal=app.principal, agent="general", metadata={})
     later = app.runs.submit("Where do I live?", fresh.id)
     assert later.prefix_digest not in digests
 
@@ -360,7 +364,7 @@ def test_failures_log_the_exception_type_never_its_message(
 
     app = compose([_remember("I like tea.")], completion_hooks=[broken_hook])
     monkeypatch.setattr(app.memory.service, "remember", broken_remember)
-    session = app.sessions.create(app.principal, "general", {})
+    session = app.sessions.create(principal=app.principal, agent="general", metadata={})
     with caplog.at_level("WARNING", logger="memory_core.runtime.run"):
         run = app.runs.submit("Remember I like tea.", session.id)
     assert (run.status, run.error_class) == (RunStatus.FAILED, "RuntimeError")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memory_core.errors import UsageError
-from memory_core.runtime.model import (
+from memory_core.base.model import (
     Message,
     PermanentModelError,
     ScriptExhaustedError,
     ToolCall,
     Usage,
 )
+from memory_core.errors import UsageError
 from memory_core.runtime.scripted import FakeModelScript, ScriptedModel, ScriptedTurn
 
 HELLO = (Message(role="user", content="hello there"),)

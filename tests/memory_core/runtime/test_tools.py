@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFactory, Trust
-from memory_core.runtime.events import EventWriter
-from memory_core.runtime.model import ToolCall
+from memory_core import InMemoryStorage, Principal, Trust
+from memory_core.base.events import EventType, EventWriter
+from memory_core.base.model import ToolCall
+from memory_core.clock import FixedClock
+from memory_core.ids import SequentialIdFactory
 from memory_core.runtime.tools import (
     EPISODE_MAX_PAGES,
     EPISODE_PAGE_SIZE,
@@ -23,7 +25,7 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 def _say(writer: EventWriter, who: Principal, session: str, text: str, *, user: bool = True) -> str:
     event = writer.append(
-        "user.message.created" if user else "assistant.message.created",
+        EventType.USER_MESSAGE_CREATED if user else EventType.ASSISTANT_MESSAGE_CREATED,
         principal=who,
         session_id=session,
         actor="user" if user else "assistant",

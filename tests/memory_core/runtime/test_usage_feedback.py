@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from memory_core import BeliefStatus, RunStatus
+from memory_core.base.model import Message, ModelResponse, PermanentModelError, ToolSpec
 from memory_core.bootstrap import Composition, build
 from memory_core.domain import Principal
 from memory_core.formation import GovernedMemoryService
-from memory_core.runtime.model import Message, ModelResponse, PermanentModelError, ToolSpec
 
 OWNER = Principal("tests", "owner")
 

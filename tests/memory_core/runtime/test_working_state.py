@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memory_core import FixedClock, InMemoryStorage, Principal, SequentialIdFactory
-from memory_core.runtime.events import WORKING_STATE_UPDATED, EventWriter
-from memory_core.runtime.working_state import Fact, WorkingState, WorkingStateService
+from memory_core import InMemoryStorage, Principal
+from memory_core.base.events import EventType, EventWriter
+from memory_core.base.working_state import Fact, WorkingState
+from memory_core.clock import FixedClock
+from memory_core.ids import SequentialIdFactory
+from memory_core.runtime.working_state import WorkingStateService
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -30,7 +33,7 @@ def test_service_records_the_whole_state_and_reads_the_latest(alice: Principal) 
     service.establish(alice, "s1", "The user is vegetarian.", ["e1"])
     state = service.establish(alice, "s1", "Dinner is at eight.", [])
     events = storage.events.read_session(alice, "s1")
-    assert [e.event_type for e in events] == [WORKING_STATE_UPDATED] * 2
+    assert [e.event_type for e in events] == [EventType.WORKING_STATE_UPDATED] * 2
     assert len(events[-1].payload["facts"]) == 2
     assert service.get(alice, "s1") == state
     assert state.facts[1].source_event_ids == ()

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from memory_core import UsageError
-from memory_core.runtime.working_state import Fact, WorkingState
+from memory_core.base.working_state import Fact, WorkingState
 
 
 @pytest.mark.parametrize(

@@ -508,7 +508,9 @@ def record_instance(
     clamps = 0
     for session in instance.sessions:
         clamps += clock.to(session.started_at)
-        view = composition.sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": None})
+        view = composition.sessions.create(
+            principal=EVAL_PRINCIPAL, agent="general", metadata={"project_scope": None}
+        )
         principal_turns = non_source = empty = 0
         for turn in session.turns:
             if turn.timestamp is not None:
@@ -518,10 +520,14 @@ def record_instance(
                 empty += 1
                 continue
             if turn.is_principal:
-                event = composition.sessions.record_user_message(view.id, text, EVAL_PRINCIPAL)
+                event = composition.sessions.record_user_message(
+                    view.id, text, principal=EVAL_PRINCIPAL
+                )
                 principal_turns += 1
             else:
-                event = composition.sessions.record_assistant_message(view.id, text, EVAL_PRINCIPAL)
+                event = composition.sessions.record_assistant_message(
+                    view.id, text, principal=EVAL_PRINCIPAL
+                )
                 non_source += 1
             recorded.append(
                 RecordedTurn(
@@ -604,7 +610,9 @@ def _answer_probe(
             labels=LabelTally(needed=len(frozenset(probe.needed)) if needs_labels else 0),
         )
     live = composition.memory.list_memories(statuses=LIVE_STATUSES, principal=EVAL_PRINCIPAL)
-    view = composition.sessions.create(EVAL_PRINCIPAL, "general", {"project_scope": None})
+    view = composition.sessions.create(
+        principal=EVAL_PRINCIPAL, agent="general", metadata={"project_scope": None}
+    )
     run = composition.runs.submit(probe.question, view.id, principal=EVAL_PRINCIPAL)
     recall = read_run_recall(composition, run, view.id, EVAL_PRINCIPAL)
     in_turn = in_turn_returned(recall)

@@ -64,6 +64,14 @@ from memory_bench.metrics import (
 )
 from memory_bench.scoring import ProbeObservation, score_formation, score_probe
 from memory_core import bootstrap
+from memory_core.base.events import (
+    ContextPlanned,
+    EventType,
+    MemoryRecalled,
+    ModelCalled,
+    SessionClosed,
+)
+from memory_core.base.model import Model
 from memory_core.domain import (
     LIVE_STATUSES,
     Belief,
@@ -77,13 +85,6 @@ from memory_core.errors import UsageError
 from memory_core.formation.extractor import DeterministicExtractor, Extractor
 from memory_core.policy import PROVIDER_FORMATION_POLICY, RETRIEVAL_POLICY
 from memory_core.ports import Storage
-from memory_core.runtime.events import (
-    CONTEXT_PLANNED,
-    MEMORY_RECALLED,
-    MODEL_CALLED,
-    SESSION_CLOSED,
-)
-from memory_core.runtime.model import Model
 from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.run import Run
 
@@ -132,25 +133,30 @@ def read_run_recall(
         if event.run_id == run.run_id
     ]
     snapshot_ids = [
-        event.payload.get("snapshot_id") for event in events if event.event_type == CONTEXT_PLANNED
+        event.payload_as(ContextPlanned).snapshot_id
+        for event in events
+        if event.event_type == EventType.CONTEXT_PLANNED
     ]
-    snapshot_id = next((value for value in snapshot_ids if isinstance(value, str)), None)
+    snapshot_id = next((value for value in snapshot_ids if value is not None), None)
     snapshot = (
-        composition.memory.get_recall_trace(snapshot_id, principal)
+        composition.memory.get_recall_trace(snapshot_id, principal=principal)
         if snapshot_id is not None
         else None
     )
-    in_turn = [
-        composition.memory.get_recall_trace(str(event.payload["trace_id"]), principal)
+    recalls = [
+        event.payload_as(MemoryRecalled)
         for event in events
-        if event.event_type == MEMORY_RECALLED
-        and event.payload.get("moment") in IN_TURN_MOMENTS
-        and isinstance(event.payload.get("trace_id"), str)
+        if event.event_type == EventType.MEMORY_RECALLED
+    ]
+    in_turn = [
+        composition.memory.get_recall_trace(recalled.trace_id, principal=principal)
+        for recalled in recalls
+        if recalled.moment in IN_TURN_MOMENTS
     ]
     prefixes = [
-        str(event.payload["prefix_digest"])
+        event.payload_as(ModelCalled).prefix_digest
         for event in events
-        if event.event_type == MODEL_CALLED and event.payload.get("prefix_digest") is not None
+        if event.event_type == EventType.MODEL_CALLED
     ]
     return RunRecall(snapshot=snapshot, in_turn=tuple(in_turn), prefix_digests=tuple(prefixes))
 
@@ -171,9 +177,8 @@ def _probe_observation(
 def _closed_sessions_dropped(events: Sequence[Event]) -> int:
     total = 0
     for event in events:
-        value = event.payload.get("dropped_for_ceiling")
-        if event.event_type == SESSION_CLOSED and isinstance(value, int):
-            total += value
+        if event.event_type == EventType.SESSION_CLOSED:
+            total += event.payload_as(SessionClosed).dropped_for_ceiling or 0
     return total
 
 
@@ -255,11 +260,15 @@ def prepare_scenario(
         for session in scenario.sessions:
             composition.advance(session.advance_seconds)
             view = composition.sessions.create(
-                EVAL_PRINCIPAL, "general", {"project_scope": session.project_scope}
+                principal=EVAL_PRINCIPAL,
+                agent="general",
+                metadata={"project_scope": session.project_scope},
             )
             for turn in session.turns:
                 composition.advance(turn.advance_seconds)
-                composition.sessions.record_user_message(view.id, turn.text, EVAL_PRINCIPAL)
+                composition.sessions.record_user_message(
+                    view.id, turn.text, principal=EVAL_PRINCIPAL
+                )
             result = composition.memory.run(
                 trigger="session_close",
                 scope=scope_for_project(session.project_scope),
@@ -280,7 +289,7 @@ def score_scenario_formation(prepared: PreparedScenario) -> ScenarioMetrics:
     """Score formation over every belief of the principal, any status (after the last probe)."""
     composition = prepared.composition
     dropped_for_ceiling = prepared.dropped_for_ceiling + _closed_sessions_dropped(
-        _all_events(composition, [SESSION_CLOSED])
+        _all_events(composition, [EventType.SESSION_CLOSED])
     )
     beliefs = composition.memory.list_memories(
         statuses=frozenset(BeliefStatus), principal=EVAL_PRINCIPAL
@@ -322,7 +331,7 @@ def run_probe(
     composition.advance(probe.advance_seconds)
     live = composition.memory.list_memories(statuses=LIVE_STATUSES, principal=EVAL_PRINCIPAL)
     view = composition.sessions.create(
-        EVAL_PRINCIPAL, "general", {"project_scope": probe.project_scope}
+        principal=EVAL_PRINCIPAL, agent="general", metadata={"project_scope": probe.project_scope}
     )
     run = composition.runs.submit(
         probe.question if prompt is None else prompt, view.id, principal=EVAL_PRINCIPAL

@@ -278,7 +278,7 @@ def _run_case(
     )
     try:
         view = composition.sessions.create(
-            _EVAL_PRINCIPAL, _AGENT, {"project_scope": project_scope}
+            principal=_EVAL_PRINCIPAL, agent=_AGENT, metadata={"project_scope": project_scope}
         )
         composition.advance(1)
         if text.strip():
@@ -288,7 +288,7 @@ def _run_case(
                 if role == "user"
                 else composition.sessions.record_assistant_message
             )
-            record(view.id, text, _EVAL_PRINCIPAL)
+            record(view.id, text, principal=_EVAL_PRINCIPAL)
         composition.advance(1)
         result = composition.memory.run(
             "manual", scope_for_project(project_scope), view.id, principal=_EVAL_PRINCIPAL

@@ -36,12 +36,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory_core import bootstrap
+from memory_core.base.model import Model
 from memory_core.domain import Principal
 from memory_core.formation.extractor import DeterministicExtractor, Extractor
 from memory_core.ids import DEFAULT_ID_NAMESPACE
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
-from memory_core.runtime.model import Model
 from memory_core.runtime.policy_profile import PolicyProfile, RunLimits
 from memory_core.runtime.scripted import FakeModelScript, ScriptedTurn
 

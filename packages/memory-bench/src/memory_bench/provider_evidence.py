@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memory_bench.artifacts import prepare_output, write_new_text
 from memory_bench.formation_eval import FormationReport, LoadedCases, evaluate_formation
+from memory_core.base.model import Model
 from memory_core.clock import Clock
 from memory_core.errors import UsageError
 from memory_core.formation.provider import ProviderCounters, ProviderExtractor
@@ -42,7 +43,6 @@ from memory_core.formation.selection import (
 )
 from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.profiles import MemoryProfiles
-from memory_core.runtime.model import Model
 
 
 class _Frozen(BaseModel):

@@ -288,7 +288,7 @@ def _run_live(args: argparse.Namespace) -> int:
         load_model_policy,
         run_live_benchmark,
     )
-    from memory_core.runtime.model import Model
+    from memory_core.base.model import Model
     from memory_core.runtime.openai_compat import OpenAICompatibleModel
     from memory_core.runtime.pricing import PriceCatalog
 

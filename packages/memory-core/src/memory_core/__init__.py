@@ -6,10 +6,25 @@ default; ``memory-store-pg`` adds PostgreSQL.
 
 Start at ``build()`` (``memory_core.bootstrap``): it returns a ``Composition`` with
 ``sessions``, ``runs``, ``memory`` and ``maintenance_factory()`` wired over one storage tier.
+
+``__all__`` is what a user of the package needs: the entry point and what it returns, the
+domain records, the results of the API's calls, the run and model types a composition takes,
+the memory profiles, the storage a composition may be given, and the whole error tree
+(:mod:`memory_core.errors`). Everything else (clocks, id factories, storage ports, the
+tokenizer, the text gate, formation, retrieval and runtime internals) is imported from its
+own module.
 """
 
+from typing import TYPE_CHECKING, Any
+
+from memory_core.base.model import (
+    ModelError,
+    PermanentModelError,
+    ReplyTimeoutError,
+    ScriptExhaustedError,
+    TransientModelError,
+)
 from memory_core.bootstrap import Composition, build
-from memory_core.clock import Clock, FixedClock, SystemClock
 from memory_core.domain import (
     Authority,
     Belief,
@@ -18,7 +33,6 @@ from memory_core.domain import (
     Event,
     Polarity,
     Principal,
-    RecallQuery,
     RecallTrace,
     Rejection,
     Session,
@@ -50,85 +64,64 @@ from memory_core.formation.selection import (
     InvalidProviderEvidenceError,
     ProviderEvidenceRequiredError,
 )
-from memory_core.ids import (
-    DEFAULT_ID_NAMESPACE,
-    IdFactory,
-    RandomIdFactory,
-    SequentialIdFactory,
-    short_id,
-)
-from memory_core.maintenance import MaintenanceReport, MaintenanceWorker
+from memory_core.maintenance import MaintenanceReport
 from memory_core.management import BeliefHistory, ForgetReport
 from memory_core.memory_api import MemoryAPI
-from memory_core.portability import EXPORT_SCHEMA_VERSION, ImportReport
-from memory_core.ports import (
-    ErasureStore,
-    EventLog,
-    FormationStateStore,
-    MemoryStore,
-    SessionStore,
-    Storage,
-    TraceStore,
-)
+from memory_core.portability import ImportReport
+from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles, load_profiles
 from memory_core.retrieval import RecallRequest, RecallResult
 from memory_core.runtime import (
     ContextOverflowError,
     FakeModelScript,
-    ModelError,
-    OpenAICompatibleModel,
-    PermanentModelError,
     PolicyProfile,
-    ReplyTimeoutError,
     Run,
     RunLimits,
     RunStatus,
     ScriptedModel,
     ScriptedTurn,
-    ScriptExhaustedError,
-    TransientModelError,
 )
 from memory_core.sessions import SessionClosure, SessionService, SweepReport
 from memory_core.stores import InMemoryStorage
 from memory_core.telemetry import TelemetryAttributeError
-from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
-from memory_core.tokenizer import tokenize
+
+if TYPE_CHECKING:
+    from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+
+def __getattr__(name: str) -> Any:
+    """``OpenAICompatibleModel``, imported (with httpx) the first time it is asked for."""
+    if name == "OpenAICompatibleModel":
+        from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+        return OpenAICompatibleModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
-    "DEFAULT_ID_NAMESPACE",
-    "EXPORT_SCHEMA_VERSION",
-    "MAX_MESSAGE_BYTES",
     "AmbiguousIdError",
     "Authority",
     "Belief",
     "BeliefHistory",
     "BeliefStatus",
     "BeliefType",
-    "Clock",
     "Composition",
     "ConfigurationError",
     "ConflictError",
     "ConsolidationResult",
     "ContextOverflowError",
     "DuplicateIdError",
-    "ErasureStore",
     "Event",
-    "EventLog",
     "FakeModelScript",
-    "FixedClock",
     "ForgetReport",
-    "FormationStateStore",
-    "IdFactory",
     "ImportFormatError",
     "ImportReport",
     "InMemoryStorage",
     "InvalidProviderEvidenceError",
     "MaintenanceReport",
-    "MaintenanceWorker",
     "MemoryAPI",
     "MemoryCoreError",
     "MemoryProfiles",
-    "MemoryStore",
     "MessageTextError",
     "ModelError",
     "NotFoundError",
@@ -138,8 +131,6 @@ __all__ = [
     "PolicyProfile",
     "Principal",
     "ProviderEvidenceRequiredError",
-    "RandomIdFactory",
-    "RecallQuery",
     "RecallRequest",
     "RecallResult",
     "RecallTrace",
@@ -153,7 +144,6 @@ __all__ = [
     "ScriptExhaustedError",
     "ScriptedModel",
     "ScriptedTurn",
-    "SequentialIdFactory",
     "Session",
     "SessionClosedError",
     "SessionClosure",
@@ -161,22 +151,16 @@ __all__ = [
     "SessionKindError",
     "SessionMetadata",
     "SessionService",
-    "SessionStore",
     "Storage",
     "StorageError",
     "StorageUnavailableError",
     "SweepReport",
-    "SystemClock",
     "TelemetryAttributeError",
-    "TraceStore",
     "TransientModelError",
     "Trust",
     "UsageError",
     "build",
-    "check_message_text",
     "load_profiles",
     "scope_for_project",
-    "short_id",
-    "tokenize",
     "visible_scopes",
 ]

@@ -30,6 +30,8 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
+from memory_core.base.events import EventWriter
+from memory_core.base.model import Model, PricedModel
 from memory_core.clock import Clock, FixedClock, SystemClock, require_aware
 from memory_core.domain import Principal
 from memory_core.errors import (
@@ -53,8 +55,6 @@ from memory_core.ports import EventLog, Storage
 from memory_core.profiles import MemoryProfiles, load_profiles
 from memory_core.retrieval import MemoryRetriever
 from memory_core.runtime.context import ContextBuilder, ContextPlan, load_context_plan
-from memory_core.runtime.events import EventWriter
-from memory_core.runtime.model import Model, PricedModel
 from memory_core.runtime.policy_profile import PolicyProfile, RunLimits, load_policy_profile
 from memory_core.runtime.pricing import PRICES_ENV
 from memory_core.runtime.run import CompletionHook, RunService

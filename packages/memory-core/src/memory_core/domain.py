@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import pydantic
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
@@ -38,6 +38,8 @@ else:
     PayloadValue = pydantic.JsonValue
 """One value of an event payload: validated as ``pydantic.JsonValue``. Statically it stays
 ``Any``, so readers of a payload they wrote keep indexing it without narrowing every value."""
+
+_PayloadT = TypeVar("_PayloadT", bound=BaseModel)
 
 _SCOPE = re.compile(r"^(user|general|project:[a-z][a-z0-9-]{1,63})$")
 _PROJECT = re.compile(r"^[a-z][a-z0-9-]{1,63}$")
@@ -181,6 +183,22 @@ class Event(_Record):
     def principal(self) -> Principal:
         """The event's owner."""
         return Principal(self.tenant_id, self.principal_id)
+
+    def payload_as(self, model: type[_PayloadT]) -> _PayloadT:
+        """The payload read as ``model``, the payload model of this event's type
+        (``event.payload_as(RunCompleted)``, see :mod:`memory_core.base.events`).
+
+        Raises:
+            UsageError: ``model`` is the payload of another event type.
+            pydantic.ValidationError: the payload does not fit ``model`` (the field named).
+        """
+        expected = getattr(model, "event_type", None)
+        if expected is not None and expected != self.event_type:
+            raise UsageError(
+                f"event {self.event_id} is a {self.event_type!r} event; "
+                f"{model.__name__} is the payload of {str(expected)!r}"
+            )
+        return model.model_validate(self.payload)
 
 
 class SessionKind(StrEnum):

@@ -23,7 +23,7 @@ with their module, and every one is exported from ``memory_core``)::
     ├── RunError                    an agent run ended in a typed terminal status (raised as
     │   │                           its subclass; ``status`` is the terminal status)
     │   └── ContextOverflowError    (runtime.context) the fixed context exceeds the window
-    ├── ModelError                  (runtime.model) a model call failed
+    ├── ModelError                  (base.model) a model call failed
     │   ├── TransientModelError     worth retrying (timeout, rate limit, server error)
     │   │   └── ReplyTimeoutError   the reply (or its next chunk) did not arrive in time
     │   ├── PermanentModelError     not worth retrying (bad request, auth, malformed reply)

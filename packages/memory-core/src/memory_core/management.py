@@ -22,33 +22,25 @@ import logging
 import re
 from dataclasses import dataclass
 
+from memory_core.base.events import EventType, EventWriter
 from memory_core.clock import Clock
 from memory_core.domain import Belief, Event, Principal, Rejection, Trust
 from memory_core.errors import AmbiguousIdError, NotFoundError, UsageError
 from memory_core.formation.resolver import key_of
-from memory_core.formation.service import (
-    MEMORY_ACTOR,
-    MEMORY_FORMED,
-    MEMORY_REINFORCED,
-    MEMORY_REJECTED,
-    MEMORY_SUPERSEDED,
-)
+from memory_core.formation.service import MEMORY_ACTOR
 from memory_core.formation.tombstones import is_tombstone, tombstone_for
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
-
-MEMORY_FORGOTTEN = "memory.forgotten"
-"""The audit event ``forget`` writes: ids and counts only, never text."""
 
 REDACTED_PAYLOAD = {"redacted": True, "reason": "forgotten"}
 """What a forgotten belief's source event holds in place of its text."""
 
 BELIEF_EVENT_TYPES = (
-    MEMORY_FORMED,
-    MEMORY_REINFORCED,
-    MEMORY_SUPERSEDED,
-    MEMORY_REJECTED,
-    MEMORY_FORGOTTEN,
+    EventType.MEMORY_FORMED,
+    EventType.MEMORY_REINFORCED,
+    EventType.MEMORY_SUPERSEDED,
+    EventType.MEMORY_REJECTED,
+    EventType.MEMORY_FORGOTTEN,
 )
 """The event types that tell a belief's history."""
 
@@ -223,22 +215,18 @@ def forget_belief(
             if (found := storage.events.get(principal, e)) is not None
             and found.payload == REDACTED_PAYLOAD
         )
-        storage.events.append(
-            Event(
-                event_id=ids.new_id(),
-                tenant_id=principal.tenant_id,
-                principal_id=principal.principal_id,
-                session_id=None,
-                event_type=MEMORY_FORGOTTEN,
-                actor=MEMORY_ACTOR,
-                trust=Trust.MEMORY,
-                payload={
-                    "belief_id": belief.id,
-                    "erased_belief_ids": list(erased),
-                    "redacted_events": redacted,
-                },
-                created_at=now,
-            )
+        EventWriter(events=storage.events, clock=clock, ids=ids).append(
+            EventType.MEMORY_FORGOTTEN,
+            principal=principal,
+            session_id=None,
+            actor=MEMORY_ACTOR,
+            trust=Trust.MEMORY,
+            payload={
+                "belief_id": belief.id,
+                "erased_belief_ids": list(erased),
+                "redacted_events": redacted,
+            },
+            at=now,
         )
     _log.info(
         "forgot belief %s: %d beliefs erased, %d source events redacted, %d traces redacted, "
@@ -260,7 +248,6 @@ def forget_belief(
 
 __all__ = [
     "BELIEF_EVENT_TYPES",
-    "MEMORY_FORGOTTEN",
     "MIN_SHORT_ID",
     "REDACTED_PAYLOAD",
     "BeliefHistory",

@@ -130,6 +130,7 @@ class MemoryAPI:
     def list_memories(
         self,
         statuses: frozenset[BeliefStatus] | None = None,
+        *,
         principal: Principal | None = None,
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses), in store order."""
@@ -203,7 +204,7 @@ class MemoryAPI:
             )
         )
 
-    def get_recall_trace(self, trace_id: str, principal: Principal | None = None) -> RecallTrace:
+    def get_recall_trace(self, trace_id: str, *, principal: Principal | None = None) -> RecallTrace:
         """Return a recall trace of the principal.
 
         Raises:

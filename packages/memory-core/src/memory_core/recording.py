@@ -35,17 +35,14 @@ run's prompt). Its contract:
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
+from memory_core.base.events import EventType, EventWriter
 from memory_core.clock import Clock
 from memory_core.domain import Event, JsonValue, Principal, Trust
 from memory_core.errors import ConflictError, UsageError
 from memory_core.formation.hazards import mask_secrets
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD, Storage
 from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
-
-if TYPE_CHECKING:  # the runtime package imports this module: no import cycle at run time
-    from memory_core.runtime.events import EventWriter
 
 REDACTED_SECRETS_FIELD = "redacted_secrets"
 """The payload field holding how many secret spans a recorded message had masked."""
@@ -63,7 +60,7 @@ def record_message(
     *,
     principal: Principal,
     session_id: str,
-    event_type: str,
+    event_type: EventType,
     text: object,
     actor: str,
     trust: Trust,

@@ -20,13 +20,13 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from memory_core.base.events import EventType, EventWriter
 from memory_core.clock import Clock
 from memory_core.domain import Principal, Session, Trust, scope_for_project
 from memory_core.errors import SessionClosedError
 from memory_core.formation.service import ConsolidationResult, is_formation_source
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
-from memory_core.runtime.events import SESSION_CLOSED, EventWriter
 
 CloseTrigger = Literal["session_close", "idle_sweep"]
 
@@ -203,7 +203,7 @@ class SessionCloser:
                 dropped_for_ceiling=consolidation.dropped_for_ceiling,
             )
         self._writer.append(
-            SESSION_CLOSED,
+            EventType.SESSION_CLOSED,
             principal=current.principal,
             session_id=current.id,
             actor="runtime",

@@ -41,6 +41,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from memory_core._config import validation_problems
+from memory_core.base.events import EventType, EventWriter
+from memory_core.base.working_state import WorkingState
 from memory_core.clock import Clock
 from memory_core.domain import Event, Principal, Session, SessionKind, SessionMetadata, Trust
 from memory_core.errors import NotFoundError, SessionKindError, UsageError
@@ -50,15 +52,8 @@ from memory_core.ports import Storage
 from memory_core.profiles import Budget, MemoryProfiles
 from memory_core.recording import record_message
 from memory_core.retrieval import RecallRequest
-from memory_core.runtime.events import (
-    ASSISTANT_MESSAGE_CREATED,
-    MEMORY_RECALLED,
-    SESSION_OPENED,
-    USER_MESSAGE_CREATED,
-    EventWriter,
-)
 from memory_core.runtime.run import Recaller, session_transcript
-from memory_core.runtime.working_state import WorkingState, WorkingStateService
+from memory_core.runtime.working_state import WorkingStateService
 from memory_core.session_close import (
     CLOSE_ATTEMPTS,
     CloseTrigger,
@@ -138,6 +133,7 @@ class SessionService:
 
     def create(
         self,
+        *,
         principal: Principal | None = None,
         agent: str = "general",
         metadata: Mapping[str, Any] | SessionMetadata | None = None,
@@ -188,7 +184,7 @@ class SessionService:
             )
         )
         self._writer.append(
-            MEMORY_RECALLED,
+            EventType.MEMORY_RECALLED,
             principal=who,
             session_id=session_id,
             actor="runtime",
@@ -196,7 +192,7 @@ class SessionService:
             payload={"trace_id": snapshot.trace.trace_id, "moment": "snapshot", "turn_id": None},
         )
         self._writer.append(
-            SESSION_OPENED,
+            EventType.SESSION_OPENED,
             principal=who,
             session_id=session_id,
             actor="runtime",
@@ -212,7 +208,7 @@ class SessionService:
         )
         return session
 
-    def get(self, session_id: str, principal: Principal | None = None) -> Session:
+    def get(self, session_id: str, *, principal: Principal | None = None) -> Session:
         """Return the principal's session.
 
         Raises:
@@ -227,10 +223,10 @@ class SessionService:
             )
         return session
 
-    def snapshot_block(self, session_id: str, principal: Principal | None = None) -> str:
+    def snapshot_block(self, session_id: str, *, principal: Principal | None = None) -> str:
         """The rendered memory snapshot frozen into the session's prefix (``""`` if empty)."""
         who = principal or self._principal
-        self.get(session_id, who)
+        self.get(session_id, principal=who)
         block, _ = session_transcript(self._storage.events.read_session(who, session_id))
         return block
 
@@ -238,8 +234,8 @@ class SessionService:
         self,
         session_id: str,
         text: str,
-        principal: Principal | None = None,
         *,
+        principal: Principal | None = None,
         idempotency_key: str | None = None,
     ) -> Event:
         """Record a user's message (a formation source) in an open session, atomically.
@@ -258,15 +254,15 @@ class SessionService:
             ConflictError: the key was used in this session for a different message.
         """
         return self._record(
-            session_id, text, principal, USER_MESSAGE_CREATED, None, idempotency_key
+            session_id, text, principal, EventType.USER_MESSAGE_CREATED, None, idempotency_key
         )
 
     def record_assistant_message(
         self,
         session_id: str,
         text: str,
-        principal: Principal | None = None,
         *,
+        principal: Principal | None = None,
         run_id: str | None = None,
         idempotency_key: str | None = None,
     ) -> Event:
@@ -281,13 +277,18 @@ class SessionService:
             ConflictError: the key was used in this session for a different message.
         """
         return self._record(
-            session_id, text, principal, ASSISTANT_MESSAGE_CREATED, run_id, idempotency_key
+            session_id,
+            text,
+            principal,
+            EventType.ASSISTANT_MESSAGE_CREATED,
+            run_id,
+            idempotency_key,
         )
 
-    def working_state(self, session_id: str, principal: Principal | None = None) -> WorkingState:
+    def working_state(self, session_id: str, *, principal: Principal | None = None) -> WorkingState:
         """The facts established in the session so far."""
         who = principal or self._principal
-        self.get(session_id, who)
+        self.get(session_id, principal=who)
         return self._working_state.get(who, session_id)
 
     def establish_fact(
@@ -295,6 +296,7 @@ class SessionService:
         session_id: str,
         statement: str,
         source_event_ids: Sequence[str],
+        *,
         principal: Principal | None = None,
     ) -> WorkingState:
         """Add a fact the agent established, with the events it rests on, to the working state.
@@ -309,14 +311,14 @@ class SessionService:
             self._storage.sessions.touch(who, session_id, self._clock.now())
             return self._working_state.establish(who, session_id, statement, source_event_ids)
 
-    def close(self, session_id: str, principal: Principal | None = None) -> SessionClosure:
+    def close(self, session_id: str, *, principal: Principal | None = None) -> SessionClosure:
         """Close a session, consolidating its user messages at the session's own scope.
 
         Every user message recorded before the close commits is consolidated; one recorded
         after is refused (``SessionClosedError``). Closing an already closed session changes
         nothing and reports no consolidation (``already_closed`` is true).
         """
-        session = self.get(session_id, principal)
+        session = self.get(session_id, principal=principal)
         return self._closer.close(session, "session_close")
 
     def sweep_idle(self, *, batch_size: int = 100) -> int:
@@ -368,11 +370,11 @@ class SessionService:
         session_id: str,
         text: str,
         principal: Principal | None,
-        event_type: str,
+        event_type: EventType,
         run_id: str | None,
         idempotency_key: str | None,
     ) -> Event:
-        is_user = event_type == USER_MESSAGE_CREATED
+        is_user = event_type == EventType.USER_MESSAGE_CREATED
         return record_message(
             self._storage,
             self._writer,

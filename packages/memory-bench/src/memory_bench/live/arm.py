@@ -107,6 +107,7 @@ from memory_bench.live.evidence import (
 )
 from memory_bench.metrics import ProbeMetrics
 from memory_bench.scoring import renders_forbidden
+from memory_core.base.model import Message, Model, ModelResponse, ToolSpec
 from memory_core.clock import Clock, SystemClock, require_aware
 from memory_core.errors import ConfigurationError, UsageError
 from memory_core.formation.extractor import DeterministicExtractor
@@ -118,7 +119,6 @@ from memory_core.formation.selection import (
 )
 from memory_core.policy import PROVIDER_FORMATION_POLICY, RETRIEVAL_POLICY
 from memory_core.runtime.context import load_context_plan
-from memory_core.runtime.model import Message, Model, ModelResponse, ToolSpec
 from memory_core.runtime.policy_profile import ModelPolicy, PolicyProfile, load_policy_profile
 from memory_core.runtime.pricing import PriceCatalog
 from memory_core.runtime.run import Run, RunStatus
@@ -534,7 +534,9 @@ def _ask_without_memory(
     composition = build_eval_composition(instant, model=model, policy_profile=profile)
     try:
         view = composition.sessions.create(
-            EVAL_PRINCIPAL, "general", {"project_scope": probe.project_scope}
+            principal=EVAL_PRINCIPAL,
+            agent="general",
+            metadata={"project_scope": probe.project_scope},
         )
         return composition.runs.submit(prompt, view.id, principal=EVAL_PRINCIPAL)
     finally:

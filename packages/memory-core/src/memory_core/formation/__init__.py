@@ -9,8 +9,7 @@ candidate ceiling and durable rejections, resolves each candidate against live b
 one unit of work; a conflict is surfaced, not resolved (:mod:`~memory_core.formation.conflicts`).
 """
 
-from memory_core.formation.conflicts import MEMORY_NEEDS_CONFIRMATION
-from memory_core.formation.decay import MEMORY_DECAYED, MEMORY_RETIRED, DecayResult
+from memory_core.formation.decay import DecayResult
 from memory_core.formation.extractor import (
     USER_STATEMENT_CONFIDENCE,
     Candidate,
@@ -53,35 +52,21 @@ from memory_core.formation.selection import (
     select_extractor,
 )
 from memory_core.formation.service import (
-    MEMORY_FORMED,
-    MEMORY_REINFORCED,
-    MEMORY_REJECTED,
-    MEMORY_SUPERSEDED,
     TRIGGERS,
-    USER_MESSAGE_EVENT,
     ConsolidationResult,
     GovernedMemoryService,
     grounded,
     is_formation_source,
     message_text,
 )
-from memory_core.formation.usage import MEMORY_CITED, UsageResult
+from memory_core.formation.usage import UsageResult
 
 __all__ = [
     "DEFAULT_RULES",
     "HAZARD_RULES",
     "INJECTION_RULES",
-    "MEMORY_CITED",
-    "MEMORY_DECAYED",
-    "MEMORY_FORMED",
-    "MEMORY_NEEDS_CONFIRMATION",
-    "MEMORY_REINFORCED",
-    "MEMORY_REJECTED",
-    "MEMORY_RETIRED",
-    "MEMORY_SUPERSEDED",
     "SECRET_RULES",
     "TRIGGERS",
-    "USER_MESSAGE_EVENT",
     "USER_STATEMENT_CONFIDENCE",
     "Candidate",
     "ClauseReading",

@@ -27,9 +27,6 @@ from datetime import datetime
 from memory_core.domain import Belief, JsonValue, Principal
 from memory_core.ports import MemoryStore
 
-MEMORY_NEEDS_CONFIRMATION = "memory.needs_confirmation"
-"""Emitted once per conflicted belief: the user is asked which statement holds."""
-
 
 def linked_back(belief: Belief, partner_id: str, now: datetime) -> Belief:
     """``belief`` with ``partner_id`` added to its ``conflicts_with`` (idempotent)."""
@@ -68,4 +65,4 @@ def confirmation_payload(
     }
 
 
-__all__ = ["MEMORY_NEEDS_CONFIRMATION", "confirmation_payload", "linked_back", "unlink_partners"]
+__all__ = ["confirmation_payload", "linked_back", "unlink_partners"]

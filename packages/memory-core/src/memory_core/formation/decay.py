@@ -33,15 +33,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from memory_core.base.events import EventType, EventWriter
 from memory_core.clock import Clock
-from memory_core.domain import Belief, BeliefStatus, Event, Principal, Trust
+from memory_core.domain import Belief, BeliefStatus, Principal, Trust
 from memory_core.idle import MAX_INFERRED_CONFIDENCE, is_idle
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
 
-MEMORY_DECAYED = "memory.decayed"
-MEMORY_RETIRED = "memory.retired"
 DECAY_ACTOR = "memory"
 DECAY_TRIGGER = "decay_sweep"
 
@@ -120,34 +119,30 @@ def decay_sweep(
                         }
                     )
                 )
-                event_type = MEMORY_RETIRED
+                event_type = EventType.MEMORY_RETIRED
                 retired += 1
             else:
                 changed = storage.memories.update_in_place(
                     belief.model_copy(update={"confidence": confidence, "updated_at": now})
                 )
-                event_type = MEMORY_DECAYED
+                event_type = EventType.MEMORY_DECAYED
                 decayed += 1
-            storage.events.append(
-                Event(
-                    event_id=ids.new_id(),
-                    tenant_id=principal.tenant_id,
-                    principal_id=principal.principal_id,
-                    session_id=None,
-                    event_type=event_type,
-                    actor=DECAY_ACTOR,
-                    trust=Trust.MEMORY,
-                    payload={
-                        "belief_id": changed.id,
-                        "short_id": changed.short_id,
-                        "previous_confidence": belief.confidence,
-                        "confidence": changed.confidence,
-                        "status": changed.status.value,
-                        "trigger": DECAY_TRIGGER,
-                        "policy_version": policy_version,
-                    },
-                    created_at=now,
-                )
+            EventWriter(events=storage.events, clock=clock, ids=ids).append(
+                event_type,
+                principal=principal,
+                session_id=None,
+                actor=DECAY_ACTOR,
+                trust=Trust.MEMORY,
+                payload={
+                    "belief_id": changed.id,
+                    "short_id": changed.short_id,
+                    "previous_confidence": belief.confidence,
+                    "confidence": changed.confidence,
+                    "status": changed.status.value,
+                    "trigger": DECAY_TRIGGER,
+                    "policy_version": policy_version,
+                },
+                at=now,
             )
     return DecayResult(read=len(window), decayed=decayed, retired=retired)
 
@@ -155,8 +150,6 @@ def decay_sweep(
 __all__ = [
     "DECAY_TRIGGER",
     "MAX_INFERRED_CONFIDENCE",
-    "MEMORY_DECAYED",
-    "MEMORY_RETIRED",
     "DecayResult",
     "decay_sweep",
     "idle_cuts",

@@ -32,6 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from memory_core.base.events import EventType
+from memory_core.base.working_state import Fact, WorkingState
 from memory_core.domain import Authority, BeliefType, Event, Principal, Session
 from memory_core.errors import UsageError
 from memory_core.formation._text import collapse
@@ -39,8 +41,6 @@ from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE
 from memory_core.formation.extractor import Candidate
 from memory_core.formation.hazards import is_hazardous
 from memory_core.ports import EventLog
-from memory_core.runtime.events import WORKING_STATE_UPDATED
-from memory_core.runtime.working_state import Fact, WorkingState
 
 SourceCheck = Callable[[Event, Principal, str], bool]
 """``(event, principal, session id) -> bool``: is this a formation source of that session."""
@@ -71,7 +71,7 @@ def last_working_state(events: Sequence[Event], session_id: str) -> WorkingState
     """The last ``working_state.updated`` of ``events`` as a state; ``None`` when there is
     none or its payload is malformed (a malformed state forms nothing)."""
     for event in reversed(events):
-        if event.event_type == WORKING_STATE_UPDATED:
+        if event.event_type == EventType.WORKING_STATE_UPDATED:
             try:
                 return WorkingState.from_payload(session_id, event.payload)
             except UsageError:

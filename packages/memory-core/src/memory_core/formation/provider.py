@@ -1,13 +1,13 @@
 """Provider-assisted extraction (``formation@8``): a model proposes, the formation rules decide.
 
 :class:`ProviderExtractor` implements the :class:`~memory_core.formation.port.Extractor`
-port over any :class:`~memory_core.runtime.model.Model`. For one hazard-screened user turn it
+port over any :class:`~memory_core.base.model.Model`. For one hazard-screened user turn it
 
 1. keeps the sentences the deterministic path would read (questions, requests, conditionals,
    quotations and reported speech form nothing, :func:`sentence_forms_nothing`) and calls no
    model when none is left;
 2. sends :data:`SYSTEM_PROMPT` and those sentences, one per line, as the user message, asking
-   a :class:`~memory_core.runtime.model.StructuredOutputModel` for :data:`RESPONSE_FORMAT`
+   a :class:`~memory_core.base.model.StructuredOutputModel` for :data:`RESPONSE_FORMAT`
    (the JSON schema of a reply where the server supports one, JSON mode otherwise);
 3. requires the reply to be one JSON object ``{"candidates": [{"belief_type", "subject",
    "statement", "polarity"}]}`` and nothing else (a single surrounding code fence is tolerated),
@@ -51,6 +51,16 @@ import re
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from memory_core.base.model import (
+    Message,
+    Model,
+    ModelError,
+    ModelResponse,
+    PermanentModelError,
+    ResponseFormat,
+    StructuredOutputModel,
+    TransientModelError,
+)
 from memory_core.domain import Authority, BeliefType, Polarity
 from memory_core.formation._text import collapse
 from memory_core.formation.extractor import Candidate, Turn, sentence_forms_nothing
@@ -69,16 +79,6 @@ from memory_core.formation.provider_reply import (
 )
 from memory_core.formation.resolver import content_words
 from memory_core.policy import PROVIDER_FORMATION_POLICY
-from memory_core.runtime.model import (
-    Message,
-    Model,
-    ModelError,
-    ModelResponse,
-    PermanentModelError,
-    ResponseFormat,
-    StructuredOutputModel,
-    TransientModelError,
-)
 
 PROVIDER_CANDIDATE_CONFIDENCE = 0.7
 """Confidence of a belief a model extracted (an inference, below a direct user statement)."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memory_core.base.model import ResponseFormat
 from memory_core.domain import BeliefType, Polarity
-from memory_core.runtime.model import ResponseFormat
 
 SYSTEM_PROMPT = """\
 You extract durable memories about the user from one user message for a personal assistant.

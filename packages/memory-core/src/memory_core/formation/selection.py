@@ -55,11 +55,11 @@ from pydantic import (
     model_validator,
 )
 
+from memory_core.base.model import Model
 from memory_core.errors import ConfigurationError, UsageError
 from memory_core.formation.extractor import DeterministicExtractor, Extractor
 from memory_core.formation.provider import ProviderExtractor
 from memory_core.policy import PROVIDER_FORMATION_POLICY
-from memory_core.runtime.model import Model
 
 _log = logging.getLogger(__name__)
 

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import assert_never
 
+from memory_core.base.events import EventType, EventWriter
 from memory_core.clock import Clock
 from memory_core.domain import (
     LIVE_STATUSES,
@@ -78,12 +79,7 @@ from memory_core.domain import (
 )
 from memory_core.errors import NotFoundError, UsageError
 from memory_core.formation._text import base_form, collapse, normalize_key, split_sentences
-from memory_core.formation.conflicts import (
-    MEMORY_NEEDS_CONFIRMATION,
-    confirmation_payload,
-    linked_back,
-    unlink_partners,
-)
+from memory_core.formation.conflicts import confirmation_payload, linked_back, unlink_partners
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, DecayResult, decay_sweep
 from memory_core.formation.established import apply_ceiling, established_pass
 from memory_core.formation.extractor import (
@@ -136,13 +132,6 @@ opening the unit, the new ones are extracted (outside the unit again) and the un
 After this many attempts the consolidation commits what it read and stops its watermark before
 the first unread turn, which the next consolidation picks up."""
 
-USER_MESSAGE_EVENT = "user.message.created"
-"""The only event type formation reads; its payload's ``text`` (or ``content``) is the turn."""
-
-MEMORY_FORMED = "memory.formed"
-MEMORY_REINFORCED = "memory.reinforced"
-MEMORY_SUPERSEDED = "memory.superseded"
-MEMORY_REJECTED = "memory.rejected"
 MEMORY_ACTOR = "memory"
 
 
@@ -259,7 +248,7 @@ def is_formation_source(event: Event, principal: Principal, session_id: str) -> 
     """True for a trusted user message of ``principal`` in ``session_id``: the only source."""
     return (
         event.trust is Trust.USER
-        and event.event_type == USER_MESSAGE_EVENT
+        and event.event_type == EventType.USER_MESSAGE_CREATED
         and event.principal == principal
         and event.session_id == session_id
     )
@@ -349,6 +338,7 @@ class GovernedMemoryService:
         self._storage = storage
         self._clock = clock
         self._ids = ids
+        self._writer = EventWriter(events=storage.events, clock=clock, ids=ids)
         self._profiles = profiles
         self._extractor: Extractor = extractor or DeterministicExtractor()
         self._resolver = resolver or Resolver()
@@ -578,7 +568,7 @@ class GovernedMemoryService:
                 self._emit(
                     owner,
                     target.source_session_id,
-                    MEMORY_REJECTED,
+                    EventType.MEMORY_REJECTED,
                     {
                         "belief_id": updated.id,
                         "short_id": updated.short_id,
@@ -594,6 +584,7 @@ class GovernedMemoryService:
     def list_memories(
         self,
         statuses: frozenset[BeliefStatus] | None = None,
+        *,
         principal: Principal | None = None,
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
@@ -972,7 +963,7 @@ class GovernedMemoryService:
         self._emit(
             principal,
             session.id,
-            MEMORY_FORMED,
+            EventType.MEMORY_FORMED,
             {
                 "belief_id": belief.id,
                 "short_id": belief.short_id,
@@ -1016,7 +1007,7 @@ class GovernedMemoryService:
         self._emit(
             principal,
             session.id,
-            MEMORY_REINFORCED,
+            EventType.MEMORY_REINFORCED,
             {
                 "belief_id": updated.id,
                 "short_id": updated.short_id,
@@ -1062,7 +1053,7 @@ class GovernedMemoryService:
         payload = confirmation_payload(
             flagged, disputed, trigger=trigger, policy_version=self.policy_version
         )
-        self._emit(principal, session.id, MEMORY_NEEDS_CONFIRMATION, payload, tally)
+        self._emit(principal, session.id, EventType.MEMORY_NEEDS_CONFIRMATION, payload, tally)
         tally.confirmations_requested += 1
 
     def _supersede(
@@ -1093,7 +1084,7 @@ class GovernedMemoryService:
         self._emit(
             principal,
             session.id,
-            MEMORY_SUPERSEDED,
+            EventType.MEMORY_SUPERSEDED,
             {
                 "belief_id": updated.id,
                 "short_id": updated.short_id,
@@ -1108,22 +1099,17 @@ class GovernedMemoryService:
         self,
         principal: Principal,
         session_id: str | None,
-        event_type: str,
+        event_type: EventType,
         payload: dict[str, JsonValue],
         tally: _Tally | None = None,
     ) -> Event:
-        stamped = self._storage.events.append(
-            Event(
-                event_id=self._ids.new_id(),
-                tenant_id=principal.tenant_id,
-                principal_id=principal.principal_id,
-                session_id=session_id,
-                event_type=event_type,
-                actor=MEMORY_ACTOR,
-                trust=Trust.MEMORY,
-                payload=payload,
-                created_at=self._clock.now(),
-            )
+        stamped = self._writer.append(
+            event_type,
+            principal=principal,
+            session_id=session_id,
+            actor=MEMORY_ACTOR,
+            trust=Trust.MEMORY,
+            payload=payload,
         )
         if tally is not None and session_id is not None:
             tally.last_sequence = max(tally.last_sequence, stamped.sequence)
@@ -1189,13 +1175,7 @@ def _formation_scope(scope: str) -> str:
 
 
 __all__ = [
-    "MEMORY_FORMED",
-    "MEMORY_NEEDS_CONFIRMATION",
-    "MEMORY_REINFORCED",
-    "MEMORY_REJECTED",
-    "MEMORY_SUPERSEDED",
     "TRIGGERS",
-    "USER_MESSAGE_EVENT",
     "ConsolidationResult",
     "GovernedMemoryService",
     "first_person",

@@ -28,13 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memory_core.base.events import EventType, EventWriter
 from memory_core.clock import Clock
-from memory_core.domain import Event, Principal, RecallTrace, Trust
+from memory_core.domain import Principal, RecallTrace, Trust
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
 
-MEMORY_CITED = "memory.cited"
 USAGE_ACTOR = "memory"
 
 CITATION = re.compile(r"\[m:([0-9a-f]{8})\]")
@@ -116,25 +116,21 @@ def record_usage(
         for belief_id in uncited:
             _move_utility(storage, principal, belief_id, -usage.uncited_utility_delta, None)
         if returned:  # nothing was shown: nothing to credit or charge, and no event
-            storage.events.append(
-                Event(
-                    event_id=ids.new_id(),
-                    tenant_id=principal.tenant_id,
-                    principal_id=principal.principal_id,
-                    session_id=session_id,
-                    run_id=run_id,
-                    event_type=MEMORY_CITED,
-                    actor=USAGE_ACTOR,
-                    trust=Trust.MEMORY,
-                    payload={
-                        "derivation_key": key,
-                        "trace_ids": [t.trace_id for t in traces],
-                        "cited": list(cited),
-                        "uncited_count": len(uncited),
-                        "ambiguous_count": ambiguous,
-                    },
-                    created_at=now,
-                )
+            EventWriter(events=storage.events, clock=clock, ids=ids).append(
+                EventType.MEMORY_CITED,
+                principal=principal,
+                session_id=session_id,
+                run_id=run_id,
+                actor=USAGE_ACTOR,
+                trust=Trust.MEMORY,
+                payload={
+                    "derivation_key": key,
+                    "trace_ids": [t.trace_id for t in traces],
+                    "cited": list(cited),
+                    "uncited_count": len(uncited),
+                    "ambiguous_count": ambiguous,
+                },
+                at=now,
             )
     return UsageResult(
         traces=len(traces), citations=len(cited), uncited=len(uncited), ambiguous=ambiguous
@@ -143,7 +139,7 @@ def record_usage(
 
 def _already_recorded(storage: Storage, principal: Principal, session_id: str, key: str) -> bool:
     return any(
-        event.event_type == MEMORY_CITED and event.payload.get("derivation_key") == key
+        event.event_type == EventType.MEMORY_CITED and event.payload.get("derivation_key") == key
         for event in storage.events.read_session(principal, session_id)
     )
 
@@ -179,7 +175,6 @@ def _move_utility(
 
 __all__ = [
     "CITATION",
-    "MEMORY_CITED",
     "UsageResult",
     "cited_short_ids",
     "derivation_key",

@@ -1,15 +1,21 @@
 """A minimal agent runtime: just enough agent to exercise memory honestly.
 
-* ``Model`` port with ``ScriptedModel`` (tests, the deterministic benchmark) and
-  ``OpenAICompatibleModel`` (any chat-completions server);
+* ``ScriptedModel`` (tests, the deterministic benchmark) and ``OpenAICompatibleModel`` (any
+  chat-completions server), behind the ``Model`` port of :mod:`memory_core.base.model`;
 * ``ContextBuilder`` over the context plan (``plan.yaml``): a cached prefix whose digest is
   stable for a session, a body that yields recall before it trims the fixed parts (never);
 * ``RunService.submit(prompt, session_id) -> Run`` within ``RunLimits``, ending in a final
   message or a typed ``RunStatus``;
 * ``PolicyProfile``: the named runtime policy whose compiled version every run records;
-* ``WorkingState``: facts the agent established, with their source events;
+* ``WorkingStateService``: records the facts the agent established
+  (:mod:`memory_core.base.working_state`), with their source events;
 * the ``memory.remember`` and ``memory.recall_episodes`` tools.
+
+``OpenAICompatibleModel`` is loaded on first use, so importing the runtime (and formation,
+which the runtime imports) does not load httpx.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from memory_core.runtime.context import (
     BuiltContext,
@@ -19,24 +25,6 @@ from memory_core.runtime.context import (
     load_context_plan,
     prefix_digest,
 )
-from memory_core.runtime.model import (
-    FinishReason,
-    Message,
-    Model,
-    ModelError,
-    ModelResponse,
-    PermanentModelError,
-    PricedModel,
-    ReplyTimeoutError,
-    ResponseFormat,
-    ScriptExhaustedError,
-    StructuredOutputModel,
-    ToolCall,
-    ToolSpec,
-    TransientModelError,
-    Usage,
-)
-from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.policy_profile import (
     SHIPPED_POLICY_PROFILES,
     ModelPolicy,
@@ -60,7 +48,20 @@ from memory_core.runtime.tools import (
     ToolExecutor,
     ToolResult,
 )
-from memory_core.runtime.working_state import Fact, WorkingState, WorkingStateService
+from memory_core.runtime.working_state import WorkingStateService
+
+if TYPE_CHECKING:
+    from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+
+def __getattr__(name: str) -> Any:
+    """``OpenAICompatibleModel``, imported (with httpx) the first time it is asked for."""
+    if name == "OpenAICompatibleModel":
+        from memory_core.runtime.openai_compat import OpenAICompatibleModel
+
+        return OpenAICompatibleModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "KNOWN_TOOLS",
@@ -72,39 +73,22 @@ __all__ = [
     "ContextBuilder",
     "ContextOverflowError",
     "ContextPlan",
-    "Fact",
     "FakeModelScript",
-    "FinishReason",
-    "Message",
-    "Model",
-    "ModelError",
     "ModelPolicy",
-    "ModelResponse",
     "OpenAICompatibleModel",
-    "PermanentModelError",
     "PolicyProfile",
     "PriceCatalog",
-    "PricedModel",
     "Recaller",
-    "ReplyTimeoutError",
-    "ResponseFormat",
     "Run",
     "RunLimits",
     "RunService",
     "RunStatus",
-    "ScriptExhaustedError",
     "ScriptedCall",
     "ScriptedModel",
     "ScriptedTurn",
-    "StructuredOutputModel",
-    "ToolCall",
     "ToolContext",
     "ToolExecutor",
     "ToolResult",
-    "ToolSpec",
-    "TransientModelError",
-    "Usage",
-    "WorkingState",
     "WorkingStateService",
     "load_context_plan",
     "load_policy_profile",

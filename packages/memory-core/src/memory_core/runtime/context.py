@@ -37,9 +37,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory_core._config import load_with_overlay
+from memory_core.base.model import Message, ToolSpec
 from memory_core.errors import RunError, UsageError
 from memory_core.profiles import Budget
-from memory_core.runtime.model import Message, ToolSpec
 from memory_core.tokenizer import estimate_tokens
 
 CONTEXT_OVERFLOW = "context_overflow"

@@ -58,8 +58,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from memory_core.errors import UsageError
-from memory_core.runtime.model import (
+from memory_core.base.model import (
     FinishReason,
     Message,
     ModelResponse,
@@ -71,6 +70,7 @@ from memory_core.runtime.model import (
     TransientModelError,
     Usage,
 )
+from memory_core.errors import UsageError
 from memory_core.runtime.openai_wire import (
     StreamAccumulator,
     StructuredOutput,

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from memory_core.runtime.model import (
+from memory_core.base.model import (
     FinishReason,
     Message,
     ResponseFormat,

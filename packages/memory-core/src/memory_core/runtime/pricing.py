@@ -20,8 +20,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory_core._config import validate_document
+from memory_core.base.model import Usage
 from memory_core.errors import ConfigurationError
-from memory_core.runtime.model import Usage
 
 PRICES_ENV = "MEMORY_MODEL_PRICES"
 

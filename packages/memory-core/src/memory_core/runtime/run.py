@@ -40,6 +40,13 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
+from memory_core.base.events import EventType, EventWriter
+from memory_core.base.model import (
+    Message,
+    Model,
+    PermanentModelError,
+    Usage,
+)
 from memory_core.clock import Clock
 from memory_core.domain import Event, JsonValue, Principal, Session, Trust
 from memory_core.errors import NotFoundError, SessionClosedError, UsageError
@@ -49,26 +56,7 @@ from memory_core.ports import Storage
 from memory_core.recording import record_message
 from memory_core.retrieval import Corrections, RecallRequest, RecallResult
 from memory_core.runtime.context import BuiltContext, ContextBuilder, ContextOverflowError
-from memory_core.runtime.events import (
-    ASSISTANT_MESSAGE_CREATED,
-    CONTEXT_PLANNED,
-    HOOK_FAILED,
-    MEMORY_RECALLED,
-    MODEL_CALLED,
-    RUN_COMPLETED,
-    RUN_STARTED,
-    SESSION_OPENED,
-    TOOL_CALLED,
-    USER_MESSAGE_CREATED,
-    EventWriter,
-)
 from memory_core.runtime.failure import ModelFailure, model_failure
-from memory_core.runtime.model import (
-    Message,
-    Model,
-    PermanentModelError,
-    Usage,
-)
 from memory_core.runtime.policy_profile import PolicyProfile
 from memory_core.runtime.tools import ToolContext, ToolExecutor
 from memory_core.text_gate import MAX_MESSAGE_BYTES, check_message_text
@@ -236,13 +224,16 @@ def session_transcript(events: Sequence[Event]) -> tuple[str, list[Message]]:
     snapshot_block = ""
     history: list[Message] = []
     for event in events:
-        if event.event_type == SESSION_OPENED:
+        if event.event_type == EventType.SESSION_OPENED:
             block = event.payload.get("snapshot_block", "")
             snapshot_block = block if isinstance(block, str) else ""
-        elif event.event_type in (USER_MESSAGE_CREATED, ASSISTANT_MESSAGE_CREATED):
+        elif event.event_type in (
+            EventType.USER_MESSAGE_CREATED,
+            EventType.ASSISTANT_MESSAGE_CREATED,
+        ):
             text = event.payload.get("text")
             if isinstance(text, str):
-                if event.event_type == USER_MESSAGE_CREATED:
+                if event.event_type == EventType.USER_MESSAGE_CREATED:
                     history.append(Message(role="user", content=text))
                 else:
                     history.append(Message(role="assistant", content=text))
@@ -313,7 +304,7 @@ class RunService:
         started_at = self._clock.now()
         limits = self._policy.limits
         self._append(
-            RUN_STARTED,
+            EventType.RUN_STARTED,
             session,
             run_id,
             {
@@ -341,7 +332,7 @@ class RunService:
             self._clock,
             principal=who,
             session_id=session_id,
-            event_type=USER_MESSAGE_CREATED,
+            event_type=EventType.USER_MESSAGE_CREATED,
             text=prompt,
             actor="user",
             trust=Trust.USER,
@@ -362,7 +353,7 @@ class RunService:
         )
         recalled = self._recaller.recall(base_request)
         self._append(
-            MEMORY_RECALLED,
+            EventType.MEMORY_RECALLED,
             session,
             run_id,
             {"trace_id": recalled.trace.trace_id, "moment": "in_turn", "turn_id": turn_id},
@@ -385,7 +376,7 @@ class RunService:
         )
         if status is RunStatus.COMPLETED and progress.final_message is not None:
             self._writer.append(
-                ASSISTANT_MESSAGE_CREATED,
+                EventType.ASSISTANT_MESSAGE_CREATED,
                 principal=who,
                 session_id=session_id,
                 run_id=run_id,
@@ -395,7 +386,7 @@ class RunService:
             )
         usage = Usage(input_tokens=progress.input_tokens, output_tokens=progress.output_tokens)
         self._append(
-            RUN_COMPLETED,
+            EventType.RUN_COMPLETED,
             session,
             run_id,
             {
@@ -505,7 +496,7 @@ class RunService:
             progress.cost_usd += response.cost_usd
             progress.cost_known = progress.cost_known and response.cost_known
             self._append(
-                MODEL_CALLED,
+                EventType.MODEL_CALLED,
                 session,
                 run_id,
                 {
@@ -552,7 +543,7 @@ class RunService:
                     _log.warning("run %s tool %s failed: %s", run_id, call.name, type(exc).__name__)
                     return RunStatus.FAILED
                 self._append(
-                    TOOL_CALLED,
+                    EventType.TOOL_CALLED,
                     session,
                     run_id,
                     {
@@ -588,7 +579,7 @@ class RunService:
         delta = self._recaller.recall_delta(base_request, base, watermark=watermark)
         if delta is not None:
             self._append(
-                MEMORY_RECALLED,
+                EventType.MEMORY_RECALLED,
                 session,
                 run_id,
                 {
@@ -608,7 +599,7 @@ class RunService:
         corrections: Corrections | None,
     ) -> None:
         self._append(
-            CONTEXT_PLANNED,
+            EventType.CONTEXT_PLANNED,
             session,
             run_id,
             {
@@ -626,7 +617,7 @@ class RunService:
         )
 
     def _append(
-        self, event_type: str, session: Session, run_id: str, payload: dict[str, JsonValue]
+        self, event_type: EventType, session: Session, run_id: str, payload: dict[str, JsonValue]
     ) -> Event:
         return self._writer.append(
             event_type,
@@ -669,7 +660,7 @@ class RunService:
         except Exception as exc:
             _log.warning("usage feedback failed on run %s: %s", run.run_id, type(exc).__name__)
             self._append(
-                HOOK_FAILED,
+                EventType.RUN_HOOK_FAILED,
                 session,
                 run.run_id,
                 {"hook": "usage_feedback", "error_class": type(exc).__name__},
@@ -689,7 +680,7 @@ class RunService:
                     type(exc).__name__,
                 )
                 self._append(
-                    HOOK_FAILED,
+                    EventType.RUN_HOOK_FAILED,
                     session,
                     run.run_id,
                     {"hook": name, "error_class": type(exc).__name__},

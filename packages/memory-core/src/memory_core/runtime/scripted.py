@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from memory_core.errors import UsageError
-from memory_core.runtime.model import (
+from memory_core.base.model import (
     Message,
     ModelError,
     ModelResponse,
@@ -29,6 +28,7 @@ from memory_core.runtime.model import (
     ToolSpec,
     Usage,
 )
+from memory_core.errors import UsageError
 from memory_core.tokenizer import estimate_tokens
 
 SCRIPTED_PROVIDER = "scripted"

@@ -33,12 +33,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from memory_core.base.events import EventType
+from memory_core.base.model import ToolCall, ToolSpec
 from memory_core.domain import Event, Principal, Trust
 from memory_core.errors import UsageError
 from memory_core.formation.hazards import screen_turn
 from memory_core.ids import short_id
 from memory_core.ports import EventLog
-from memory_core.runtime.model import ToolCall, ToolSpec
 from memory_core.tokenizer import lexemes, query_terms
 
 if TYPE_CHECKING:  # formation imports the runtime's model port; only the type is needed here
@@ -64,7 +65,7 @@ EPISODE_TEXT_CHARS = 400
 MAX_STATEMENT_CHARS = 500
 """The longest statement ``memory.remember`` accepts."""
 
-_EPISODE_EVENT_TYPES = ("user.message.created", "assistant.message.created")
+_EPISODE_EVENT_TYPES = (EventType.USER_MESSAGE_CREATED, EventType.ASSISTANT_MESSAGE_CREATED)
 
 TOOL_SPECS: Mapping[str, ToolSpec] = {
     REMEMBER_TOOL: ToolSpec(

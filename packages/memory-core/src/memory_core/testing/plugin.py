@@ -30,12 +30,12 @@ from memory_core import (
     Principal,
     RecallTrace,
     Rejection,
-    SequentialIdFactory,
     Session,
     SessionMetadata,
     Trust,
 )
 from memory_core.domain import TracedBelief
+from memory_core.ids import SequentialIdFactory
 
 FOUNDATION_T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -19,16 +19,17 @@ from memory_core import (
     Belief,
     BeliefStatus,
     BeliefType,
-    FixedClock,
     NotFoundError,
     Principal,
-    SequentialIdFactory,
     Session,
     Storage,
 )
+from memory_core.base.events import EventType
+from memory_core.clock import FixedClock
 from memory_core.formation import GovernedMemoryService
-from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, MEMORY_DECAYED, MEMORY_RETIRED
+from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE
 from memory_core.formation.provider import PROVIDER_CANDIDATE_CONFIDENCE
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import MemoryProfiles, load_profiles
 
 GATE = pytest.mark.gate("gate.memory.decay_lifecycle")
@@ -124,8 +125,8 @@ def test_an_idle_inference_decays_in_place_then_retires_at_a_fresh_position(
     assert storage.memories.head_position(alice) == retired.store_position
     assert storage.memories.list_idle(alice, clock.now(), 10) == []
 
-    decayed = _events(storage, alice, MEMORY_DECAYED)
-    retired_events = _events(storage, alice, MEMORY_RETIRED)
+    decayed = _events(storage, alice, EventType.MEMORY_DECAYED)
+    retired_events = _events(storage, alice, EventType.MEMORY_RETIRED)
     assert len(decayed) == 4
     assert len(retired_events) == 1
     assert retired_events[0].payload["belief_id"] == belief.id

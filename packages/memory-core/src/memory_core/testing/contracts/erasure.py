@@ -12,13 +12,13 @@ from memory_core import (
     Belief,
     Event,
     Principal,
-    RecallQuery,
     RecallTrace,
     Rejection,
     Session,
     Storage,
     UsageError,
 )
+from memory_core.domain import RecallQuery
 
 MakeBelief = Callable[..., Belief]
 MakeEvent = Callable[..., Event]

@@ -18,20 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_core import (
-    Authority,
-    Belief,
-    BeliefStatus,
-    BeliefType,
-    FixedClock,
-    Principal,
-    SequentialIdFactory,
-    Storage,
-    UsageError,
-)
+from memory_core import Authority, Belief, BeliefStatus, BeliefType, Principal, Storage, UsageError
+from memory_core.clock import FixedClock
 from memory_core.formation import GovernedMemoryService
 from memory_core.formation.decay import idle_cuts, is_eligible
 from memory_core.idle import MAX_INFERRED_CONFIDENCE, is_idle
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import load_profiles
 
 GATE = pytest.mark.gate("gate.memory.decay_lifecycle")

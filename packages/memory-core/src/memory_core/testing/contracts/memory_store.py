@@ -18,11 +18,10 @@ from memory_core import (
     ConflictError,
     NotFoundError,
     Principal,
-    RecallQuery,
     Storage,
     UsageError,
 )
-from memory_core.domain import LIVE_STATUSES, visible_scopes
+from memory_core.domain import LIVE_STATUSES, RecallQuery, visible_scopes
 
 MakeBelief = Callable[..., Belief]
 ALL_STATUSES = frozenset(BeliefStatus)

@@ -26,12 +26,11 @@ from memory_core import (
     Event,
     NotFoundError,
     Principal,
-    RecallQuery,
     RecallTrace,
     Session,
     Storage,
 )
-from memory_core.domain import LIVE_STATUSES, visible_scopes
+from memory_core.domain import LIVE_STATUSES, RecallQuery, visible_scopes
 
 GATE = "gate.memory.scope_isolation"
 

@@ -14,12 +14,12 @@ from memory_core import (
     BeliefStatus,
     Event,
     Principal,
-    RecallQuery,
     RecallTrace,
     Rejection,
     Session,
     Storage,
 )
+from memory_core.domain import RecallQuery
 
 FAR_FUTURE = datetime(2100, 1, 1, tzinfo=UTC)
 

@@ -13,18 +13,13 @@ from typing import Any
 
 import pytest
 
-from memory_core import (
-    Belief,
-    FixedClock,
-    Principal,
-    RecallTrace,
-    SequentialIdFactory,
-    Session,
-    Storage,
-)
+from memory_core import Belief, Principal, RecallTrace, Session, Storage
+from memory_core.base.events import EventType
+from memory_core.clock import FixedClock
 from memory_core.domain import TracedBelief
 from memory_core.formation import GovernedMemoryService
-from memory_core.formation.usage import MEMORY_CITED, cited_short_ids
+from memory_core.formation.usage import cited_short_ids
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import MemoryProfiles, load_profiles
 
 GATE = pytest.mark.gate("gate.memory.usage_feedback")
@@ -136,7 +131,7 @@ def test_a_cited_belief_gains_utility_an_uncited_one_loses_it_and_confidence_nev
         stored = storage.traces.get(alice, trace.trace_id)
         assert stored is not None
         assert stored.cited == (cited.id,)
-    events = storage.events.page(alice, event_types=[MEMORY_CITED], limit=100)
+    events = storage.events.page(alice, event_types=[EventType.MEMORY_CITED], limit=100)
     assert len(events) == 1
     assert events[0].payload["derivation_key"] == f"usage:{RUN}"
     assert events[0].payload["cited"] == [cited.id]
@@ -156,7 +151,7 @@ def test_a_runs_feedback_is_recorded_once(
     assert again.already_recorded
     assert again.citations == 0
     assert world.belief(cited.id).utility == pytest.approx(0.1)
-    assert len(storage.events.page(alice, event_types=[MEMORY_CITED], limit=100)) == 1
+    assert len(storage.events.page(alice, event_types=[EventType.MEMORY_CITED], limit=100)) == 1
     # another run citing the same belief is new usage
     assert world.record(message, (trace.trace_id,), run_id="run-0002").citations == 1
     assert world.belief(cited.id).utility == pytest.approx(0.2)
