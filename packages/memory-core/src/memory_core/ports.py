@@ -217,6 +217,16 @@ class MemoryStore(Protocol):
         """The newest store position the principal has written (any status); 0 if none."""
         ...
 
+    def pinned(self) -> AbstractContextManager[None]:
+        """A block whose calls to this storage's ports may share one connection.
+
+        For a burst of calls such as one recall (its arms and its trace write): a tier with a
+        connection pool checks one connection out for the block instead of one per call. No
+        transaction and no lock: every call behaves exactly as it would outside the block.
+        A tier without connections does nothing.
+        """
+        ...
+
 
 class TraceStore(Protocol):
     """Recall traces."""

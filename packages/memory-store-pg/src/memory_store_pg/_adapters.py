@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import NoReturn
 
@@ -50,14 +51,17 @@ from memory_store_pg._queries import (
     head_position_statement,
     idle_principals_statement,
     idle_statement,
+    insert_or_nothing_sql,
     insert_unless_exists,
+    json_params,
     list_statement,
     owned_by,
-    search_statement,
+    search_sql,
     update_values,
 )
 from memory_store_pg._rows import (
     belief_copy_row,
+    belief_from_row,
     belief_values,
     event_values,
     rejection_values,
@@ -500,7 +504,7 @@ class PostgresMemoryStore:
         )
         with self._db.connect(principal, write=False) as connection:
             row = connection.execute(statement).mappings().one_or_none()
-        return None if row is None else to_record(Belief, row)
+        return None if row is None else belief_from_row(row)
 
     def get_many(self, principal: Principal, belief_ids: Sequence[str]) -> list[Belief]:
         """The principal's beliefs among ``belief_ids`` (any status), sorted by id.
@@ -517,7 +521,7 @@ class PostgresMemoryStore:
         )
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(statement).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+        return [belief_from_row(row) for row in rows]
 
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
@@ -525,16 +529,26 @@ class PostgresMemoryStore:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(list_statement(principal, statuses)).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+        return [belief_from_row(row) for row in rows]
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Beliefs passing the query's predicates, newest store position first, capped."""
-        statement = search_statement(query)
-        if statement is None:
+        search = search_sql(query)
+        if search is None:
             return []
+        sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
-            rows = connection.execute(statement).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+            rows = connection.exec_driver_sql(sql, params).mappings().all()
+        return [belief_from_row(row) for row in rows]
+
+    def pinned(self) -> AbstractContextManager[None]:
+        """Run the block's calls to this storage's ports on one pooled connection.
+
+        A recall's arms and its trace write then take one connection from the pool between
+        them. No transaction and no lock: each call outside a unit of work still commits on
+        its own, and writes needing the principal's lock still take their own connection.
+        """
+        return self._db.pinned()
 
     def list_idle(
         self,
@@ -567,7 +581,7 @@ class PostgresMemoryStore:
         )
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(statement).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+        return [belief_from_row(row) for row in rows]
 
     def list_principals_with_idle(
         self, evidence_before: datetime, limit: int, *, after: Principal | None = None
@@ -599,13 +613,21 @@ class PostgresTraceStore:
         self._db = db
 
     def record(self, trace: RecallTrace) -> RecallTrace:
-        """Store a new trace; a known trace id is a ``ConflictError``."""
+        """Store a new trace; a known trace id is a ``ConflictError``.
+
+        One ``INSERT ... ON CONFLICT DO NOTHING`` (a known id inserts no row). Outside a unit
+        of work it commits on its own in autocommit, without the principal's lock: a trace
+        draws no store position, so nothing orders it against the principal's other writes.
+        Its commit stays synchronous (``synchronous_commit`` is not lowered): a trace is the
+        handle a client cites (``mark_cited``) and the anchor of a session's snapshot, and
+        on this server a durable single-statement commit costs less than the transaction a
+        ``SET LOCAL synchronous_commit = off`` would need around it.
+        """
         trace = revalidated(trace)
-        statement = insert_unless_exists(
-            traces, trace_values(trace), exists=traces.c.trace_id == trace.trace_id
-        ).returning(traces.c.trace_id)
-        with self._db.connect(trace.principal, write=True) as connection:
-            recorded = connection.execute(statement).scalar_one_or_none()
+        values = trace_values(trace)
+        sql = insert_or_nothing_sql(traces, tuple(values), "trace_id")
+        with self._db.connect(trace.principal, write=False) as connection:
+            recorded = connection.exec_driver_sql(sql, json_params(traces, values)).scalar()
         if recorded is None:
             raise DuplicateIdError("trace", trace.trace_id)
         return trace

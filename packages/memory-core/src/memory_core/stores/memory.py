@@ -12,7 +12,7 @@ import functools
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from typing import TypeVar
 
@@ -565,6 +565,10 @@ class InMemoryMemoryStore:
         """The newest position the principal has written; 0 if none."""
         with self._lock:
             return self._head.get(_key(principal), 0)
+
+    def pinned(self) -> AbstractContextManager[None]:
+        """Nothing to share in memory: the block runs as it is."""
+        return nullcontext()
 
 
 def _aware_cuts(cuts: Mapping[str, datetime] | None) -> dict[str, datetime] | None:

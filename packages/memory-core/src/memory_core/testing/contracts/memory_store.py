@@ -427,3 +427,29 @@ def test_head_position_tracks_the_principals_own_writes_only(
     assert storage.memories.head_position(alice) == rejected.store_position
     assert storage.memories.head_position(bob) == bobs.store_position
     assert storage.memories.head_position(Principal("tenant-2", "alice")) == 0
+
+
+# -- pinned ------------------------------------------------------------------------------------
+
+
+class _Undo(Exception):
+    pass
+
+
+def test_calls_inside_a_pinned_block_behave_as_they_do_outside(
+    storage: Storage, make_belief: MakeBelief, alice: Principal
+) -> None:
+    with storage.memories.pinned():
+        kept = storage.memories.put(make_belief(alice, statement="User drinks espresso."))
+        assert storage.memories.get(alice, kept.id) == kept
+        assert _ids(storage.memories.search(_query(alice, terms=("espresso",)))) == [kept.id]
+        try:
+            with storage.unit_of_work():
+                storage.memories.put(make_belief(alice))
+                raise _Undo
+        except _Undo:
+            pass
+        with storage.memories.pinned():  # nested: still the same behaviour
+            assert storage.memories.list_beliefs(alice) == [kept]
+    assert storage.memories.list_beliefs(alice) == [kept]
+    assert storage.memories.head_position(alice) == kept.store_position
