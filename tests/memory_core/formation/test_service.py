@@ -567,6 +567,27 @@ def test_reject_takes_live_copies_of_the_same_statement_with_it(harness: Harness
     assert harness.live() == []
 
 
+def test_reject_reads_the_subjects_beliefs_not_every_live_belief(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness.open("s1")
+    harness.say("s1", "I live in Seattle. I use Git. I prefer concise answers.")
+    harness.service.run("manual", "general", "s1")
+    memories = harness.storage.memories
+    seattle = next(b for b in harness.live() if "Seattle" in b.statement)
+
+    def no_listing(*_: Any, **__: Any) -> Any:
+        raise AssertionError("reject listed every live belief of the principal")
+
+    monkeypatch.setattr(memories, "list_beliefs", no_listing)
+    assert harness.service.reject(seattle.id).status is BeliefStatus.REJECTED
+    monkeypatch.undo()
+    assert sorted(b.statement for b in harness.live()) == [
+        "User prefers concise answers.",
+        "User uses Git.",
+    ]
+
+
 def test_list_memories_filters_by_status(harness: Harness) -> None:
     harness.open("s1")
     harness.say("s1", "I live in Seattle.")

@@ -14,6 +14,7 @@ from typing import Protocol
 from memory_core.domain import (
     Belief,
     BeliefStatus,
+    BeliefType,
     Event,
     JsonValue,
     Principal,
@@ -181,6 +182,26 @@ class MemoryStore(Protocol):
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Beliefs passing the query's predicates, newest store position first, capped."""
+        ...
+
+    def find_by_subject(
+        self,
+        principal: Principal,
+        subjects: Sequence[str],
+        *,
+        belief_types: frozenset[BeliefType] | None = None,
+        scopes: Sequence[str] | None = None,
+        statuses: frozenset[BeliefStatus] | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs about one of ``subjects``, in store-position order.
+
+        An exact lookup, not a search: a belief matches when its subject's
+        ``memory_core.tokenizer.subject_match_key`` (case-folded, whitespace collapsed,
+        trailing `` .!?;:,`` stripped) is a given subject's. Only beliefs of ``belief_types``,
+        in ``scopes`` and of ``statuses`` are returned, when given (``None``: any). Not
+        capped: a subject holds few beliefs, and callers need all of them (the formation
+        ledger, ``reject``'s same-statement copies).
+        """
         ...
 
     def list_idle(

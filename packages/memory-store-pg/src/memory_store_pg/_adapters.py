@@ -27,6 +27,7 @@ from memory_core.clock import require_aware
 from memory_core.domain import (
     Belief,
     BeliefStatus,
+    BeliefType,
     Event,
     Principal,
     RecallQuery,
@@ -48,6 +49,7 @@ from memory_store_pg._queries import (
     copy_rows,
     event_page_statement,
     expire_statement,
+    find_by_subject_sql,
     head_position_statement,
     idle_principals_statement,
     idle_statement,
@@ -538,6 +540,31 @@ class PostgresMemoryStore:
             return []
         sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
+            rows = connection.exec_driver_sql(sql, params).mappings().all()
+        return [belief_from_row(row) for row in rows]
+
+    def find_by_subject(
+        self,
+        principal: Principal,
+        subjects: Sequence[str],
+        *,
+        belief_types: frozenset[BeliefType] | None = None,
+        scopes: Sequence[str] | None = None,
+        statuses: frozenset[BeliefStatus] | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs about one of ``subjects`` (by ``subject_match_key``), in
+        store-position order: one read of ``ix_memories_principal_subject_match``."""
+        lookup = find_by_subject_sql(
+            principal,
+            subjects,
+            belief_types=None if belief_types is None else (t.value for t in belief_types),
+            scopes=scopes,
+            statuses=None if statuses is None else (s.value for s in statuses),
+        )
+        if lookup is None:
+            return []
+        sql, params = lookup
+        with self._db.connect(principal, write=False) as connection:
             rows = connection.exec_driver_sql(sql, params).mappings().all()
         return [belief_from_row(row) for row in rows]
 

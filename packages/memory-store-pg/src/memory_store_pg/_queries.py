@@ -16,12 +16,13 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import BeliefStatus, Principal, RecallQuery
 from memory_core.idle import IDLE_SQL_PREDICATE
-from memory_core.tokenizer import normalize_subject, tokenize
+from memory_core.tokenizer import normalize_subject, subject_match_key, tokenize
 from memory_store_pg._rows import bind, dump_json
 from memory_store_pg._schema import (
     BELIEF_COLUMNS,
     EVENT_COLUMNS,
     LEXICAL_CONFIG,
+    SUBJECT_MATCH_SQL,
     events,
     memories,
     traces,
@@ -183,6 +184,47 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
         f"{_BELIEF_SELECT} WHERE {' AND '.join(where)} "
         "ORDER BY memories.store_position DESC LIMIT %(limit)s"
     )
+    return sql, params
+
+
+def find_by_subject_sql(
+    principal: Principal,
+    subjects: Iterable[str],
+    *,
+    belief_types: Iterable[str] | None,
+    scopes: Iterable[str] | None,
+    statuses: Iterable[str] | None,
+) -> tuple[str, dict[str, Any]] | None:
+    """The principal's beliefs whose subject match key is one of ``subjects``' keys, in store
+    order, through ``ix_memories_principal_subject_match``; ``None`` when nothing can match.
+
+    The key expression is :data:`SUBJECT_MATCH_SQL` verbatim (the index's). Types and
+    statuses are inlined constants (closed enums), subjects and scopes array parameters.
+    """
+    keys = sorted({subject_match_key(subject) for subject in subjects})
+    type_values = None if belief_types is None else sorted(set(belief_types))
+    status_values = None if statuses is None else sorted(set(statuses))
+    scope_values = None if scopes is None else sorted(set(scopes))
+    if not keys or type_values == [] or status_values == [] or scope_values == []:
+        return None
+    where = [
+        "memories.tenant_id = %(tenant_id)s",
+        "memories.principal_id = %(principal_id)s",
+        f"{SUBJECT_MATCH_SQL} = ANY(%(keys)s)",
+    ]
+    params: dict[str, Any] = {
+        "tenant_id": principal.tenant_id,
+        "principal_id": principal.principal_id,
+        "keys": keys,
+    }
+    if type_values is not None:
+        where.append(f"memories.belief_type IN ({_constants(type_values)})")
+    if status_values is not None:
+        where.append(f"memories.status IN ({_constants(status_values)})")
+    if scope_values is not None:
+        where.append("memories.scope = ANY(%(scopes)s)")
+        params["scopes"] = scope_values
+    sql = f"{_BELIEF_SELECT} WHERE {' AND '.join(where)} ORDER BY memories.store_position"
     return sql, params
 
 
@@ -368,6 +410,7 @@ __all__ = [
     "constant_in",
     "copy_rows",
     "expire_statement",
+    "find_by_subject_sql",
     "head_position_statement",
     "idle_statement",
     "insert_or_nothing_sql",

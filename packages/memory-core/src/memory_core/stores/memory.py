@@ -22,6 +22,7 @@ from memory_core.clock import require_aware
 from memory_core.domain import (
     Belief,
     BeliefStatus,
+    BeliefType,
     Event,
     Principal,
     RecallQuery,
@@ -38,7 +39,12 @@ from memory_core.errors import (
 )
 from memory_core.idle import is_idle
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
-from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
+from memory_core.tokenizer import (
+    lexemes,
+    normalize_subject,
+    subject_match_key,
+    term_lexeme_groups,
+)
 
 _Key = tuple[str, str]
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -350,6 +356,8 @@ class InMemoryMemoryStore:
         self._by_principal: dict[_Key, dict[str, Belief]] = defaultdict(dict)
         self._lexemes: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._subjects: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        # subject_match_key -> ids, per principal: find_by_subject's exact lookup
+        self._subject_keys: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._head: dict[_Key, int] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
@@ -377,12 +385,14 @@ class InMemoryMemoryStore:
         for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
             self._lexemes[key][lexeme].add(belief.id)
         self._subjects[key][normalize_subject(belief.subject)].add(belief.id)
+        self._subject_keys[key][subject_match_key(belief.subject)].add(belief.id)
 
     def _unindex(self, belief: Belief) -> None:
         key = _key(belief.principal)
         for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
             self._lexemes[key][lexeme].discard(belief.id)
         self._subjects[key][normalize_subject(belief.subject)].discard(belief.id)
+        self._subject_keys[key][subject_match_key(belief.subject)].discard(belief.id)
 
     def put(self, belief: Belief) -> Belief:
         """Insert a new belief with a fresh store position."""
@@ -569,6 +579,32 @@ class InMemoryMemoryStore:
     def pinned(self) -> AbstractContextManager[None]:
         """Nothing to share in memory: the block runs as it is."""
         return nullcontext()
+
+    def find_by_subject(
+        self,
+        principal: Principal,
+        subjects: Sequence[str],
+        *,
+        belief_types: frozenset[BeliefType] | None = None,
+        scopes: Sequence[str] | None = None,
+        statuses: frozenset[BeliefStatus] | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs about one of ``subjects`` (by ``subject_match_key``), in
+        store-position order, optionally of these types, scopes and statuses."""
+        wanted_scopes = None if scopes is None else frozenset(scopes)
+        with self._lock:
+            index = self._subject_keys.get(_key(principal), {})
+            ids = set().union(*(index.get(subject_match_key(s), ()) for s in subjects))
+            found = [self._beliefs[belief_id] for belief_id in ids]
+        found = [
+            b
+            for b in found
+            if (belief_types is None or b.belief_type in belief_types)
+            and (wanted_scopes is None or b.scope in wanted_scopes)
+            and (statuses is None or b.status in statuses)
+        ]
+        found.sort(key=lambda b: b.store_position)
+        return found
 
 
 def _aware_cuts(cuts: Mapping[str, datetime] | None) -> dict[str, datetime] | None:

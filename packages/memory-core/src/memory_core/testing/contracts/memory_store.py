@@ -453,3 +453,66 @@ def test_calls_inside_a_pinned_block_behave_as_they_do_outside(
             assert storage.memories.list_beliefs(alice) == [kept]
     assert storage.memories.list_beliefs(alice) == [kept]
     assert storage.memories.head_position(alice) == kept.store_position
+
+
+# -- find_by_subject ---------------------------------------------------------------------------
+
+
+def test_find_by_subject_matches_the_subject_key_exactly_in_store_order(
+    storage: Storage, make_belief: MakeBelief, alice: Principal, bob: Principal
+) -> None:
+    put = storage.memories.put
+    plain = put(make_belief(alice, subject="coffee"))
+    put(make_belief(alice, subject="coffee maker"))
+    dotted = put(make_belief(alice, subject="Coffee."))
+    put(make_belief(alice, subject="coffees"))
+    spaced = put(make_belief(alice, subject="  COFFEE \t!? "))
+    put(make_belief(bob, subject="coffee"))
+    other = put(make_belief(alice, subject="tea"))
+
+    for asked in (["coffee"], ["Coffee!"], [" coffee ", "COFFEE"]):
+        found = storage.memories.find_by_subject(alice, asked)
+        assert _ids(found) == [plain.id, dotted.id, spaced.id]
+    assert _ids(storage.memories.find_by_subject(alice, ["tea.", "coffee"])) == [
+        plain.id,
+        dotted.id,
+        spaced.id,
+        other.id,
+    ]
+    assert storage.memories.find_by_subject(alice, ["coffee maker"])[0].subject == "coffee maker"
+    assert storage.memories.find_by_subject(alice, ["espresso"]) == []
+    assert storage.memories.find_by_subject(alice, []) == []
+    # an update moves the belief to its fresh position
+    moved = storage.memories.update(plain.model_copy(update={"statement": "User likes coffee."}))
+    assert _ids(storage.memories.find_by_subject(alice, ["coffee"])) == [
+        dotted.id,
+        spaced.id,
+        moved.id,
+    ]
+    assert storage.memories.find_by_subject(alice, ["coffee"])[-1] == moved
+
+
+def test_find_by_subject_filters_by_type_scope_and_status(
+    storage: Storage, make_belief: MakeBelief, alice: Principal
+) -> None:
+    put = storage.memories.put
+    preference = put(make_belief(alice, subject="editor"))
+    fact = put(make_belief(alice, subject="editor", belief_type=BeliefType.FACT))
+    project = put(make_belief(alice, subject="editor", scope="project:orbit"))
+    retired = put(make_belief(alice, subject="editor", status=BeliefStatus.RETIRED))
+    find = functools.partial(storage.memories.find_by_subject, alice, ["editor"])
+
+    assert _ids(find()) == [preference.id, fact.id, project.id, retired.id]
+    assert _ids(find(belief_types=frozenset({BeliefType.FACT}))) == [fact.id]
+    assert _ids(find(scopes=["project:orbit", "general"])) == [project.id]
+    assert _ids(find(statuses=LIVE_STATUSES)) == [preference.id, fact.id, project.id]
+    assert _ids(
+        find(
+            belief_types=frozenset({BeliefType.PREFERENCE}),
+            scopes=["user"],
+            statuses=frozenset({BeliefStatus.RETIRED}),
+        )
+    ) == [retired.id]
+    assert find(belief_types=frozenset()) == []
+    assert find(scopes=[]) == []
+    assert find(statuses=frozenset()) == []
