@@ -334,20 +334,31 @@ def test_consolidation_is_one_unit_of_work(
     before = harness.snapshot(("s1",))
 
     memories = harness.storage.memories
-    original = memories.update
-    calls = {"n": 0}
+    original, original_many = memories.update, memories.update_many
+    calls = {"n": 0, "inside": 0}
 
     def failing_update(belief: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise RuntimeError("injected storage failure")
+        if not calls["inside"]:  # a tier's update_many may update one by one
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise RuntimeError("injected storage failure")
         return original(belief)
 
+    def counted_update_many(beliefs: Any) -> Any:
+        calls["n"] += 1  # the supersession: the first write
+        calls["inside"] += 1
+        try:
+            return original_many(beliefs)
+        finally:
+            calls["inside"] -= 1
+
     monkeypatch.setattr(memories, "update", failing_update)
+    monkeypatch.setattr(memories, "update_many", counted_update_many)
     with pytest.raises(RuntimeError, match="injected storage failure"):
         harness.service.run("manual", "general", "s1")
     assert calls["n"] == 2
     monkeypatch.setattr(memories, "update", original)
+    monkeypatch.setattr(memories, "update_many", original_many)
     assert harness.snapshot(("s1",)) == before
 
     result = harness.service.run("manual", "general", "s1")

@@ -44,6 +44,14 @@ class EventLog(Protocol):
         """
         ...
 
+    def append_many(self, events: Sequence[Event]) -> list[Event]:
+        """Store ``events`` with the next sequence numbers, increasing in the order given.
+
+        All or nothing: when any of them could not be appended (the errors of
+        :meth:`append`, or an id or idempotency key given twice), none is.
+        """
+        ...
+
     def find_by_idempotency_key(
         self, principal: Principal, session_id: str, key: str
     ) -> Event | None:
@@ -153,6 +161,14 @@ class MemoryStore(Protocol):
 
     def update(self, belief: Belief) -> Belief:
         """Replace an existing belief (same principal) and return it with a fresh position."""
+        ...
+
+    def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """:meth:`update` of several beliefs at once, fresh positions in the order given.
+
+        All or nothing: an unknown (or foreign) belief is ``NotFoundError`` and nothing
+        changes; an id given twice is a ``ConflictError``.
+        """
         ...
 
     def update_in_place(self, belief: Belief) -> Belief:

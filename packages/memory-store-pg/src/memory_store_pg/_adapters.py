@@ -47,6 +47,7 @@ from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
 from memory_store_pg._queries import (
     copy_rows,
+    draw_sequence,
     event_page_statement,
     expire_statement,
     find_by_subject_sql,
@@ -54,11 +55,14 @@ from memory_store_pg._queries import (
     idle_principals_statement,
     idle_statement,
     insert_or_nothing_sql,
+    insert_rows_sql,
     insert_unless_exists,
     json_params,
     list_statement,
     owned_by,
+    rows_json,
     search_sql,
+    update_rows_sql,
     update_values,
 )
 from memory_store_pg._rows import (
@@ -86,6 +90,19 @@ from memory_store_pg._schema import (
 )
 
 _log = logging.getLogger(__name__)
+_EVENTS = events  # the table, where a parameter named ``events`` hides it
+
+
+def _one_principal(principals: Sequence[Principal], call: str) -> Principal:
+    """The one principal of a batch, or ``UsageError`` naming the others."""
+    first = principals[0]
+    others = sorted({str(p) for p in principals if p != first})
+    if others:
+        raise UsageError(
+            f"{call} takes the records of one principal, got {first} and "
+            f"{', '.join(others)}; call it once per principal"
+        )
+    return first
 
 
 def _check_limit(limit: int, what: str) -> int:
@@ -129,6 +146,61 @@ class PostgresEventLog:
                     )
             raise DuplicateIdError("event", event.event_id)
         return event.model_copy(update={"sequence": sequence})
+
+    def append_many(self, events: Sequence[Event]) -> list[Event]:
+        """Store events of one principal with the next sequence numbers, in the order given.
+
+        Two statements for the whole batch: the sequence numbers drawn in one, the rows
+        inserted in one multi-row ``INSERT`` (from a JSON array), in a savepoint so a
+        conflict writes none of them and leaves an enclosing unit of work usable.
+
+        Raises:
+            UsageError: the events belong to more than one principal.
+            DuplicateIdError: an event id is already stored or given twice.
+            ConflictError: an idempotency key is already held in its session or given twice.
+        """
+        if not events:
+            return []
+        validated = [revalidated(event) for event in events]
+        principal = _one_principal([e.principal for e in validated], "append_many")
+        ids: set[str] = set()
+        keys: set[tuple[str | None, str]] = set()
+        for event in validated:
+            if event.event_id in ids:
+                raise DuplicateIdError("event", event.event_id)
+            ids.add(event.event_id)
+            key = event.payload.get(IDEMPOTENCY_KEY_FIELD)
+            if event.session_id is not None and isinstance(key, str):
+                if (event.session_id, key) in keys:
+                    raise ConflictError(
+                        f"idempotency key {key!r} appears twice in the batch for session "
+                        f"{event.session_id}; nothing of the batch was stored"
+                    )
+                keys.add((event.session_id, key))
+        with self._db.connect(principal, write=True) as connection:
+            sequences = draw_sequence(connection, event_sequence_seq, len(validated))
+            rows = [
+                {**event_values(event), "sequence": sequence}
+                for event, sequence in zip(validated, sequences, strict=True)
+            ]
+            with connection.begin_nested():
+                inserted = set(
+                    connection.exec_driver_sql(
+                        insert_rows_sql(_EVENTS, "event_id"), {"rows": rows_json(rows)}
+                    ).scalars()
+                )
+                if len(inserted) < len(validated):
+                    missed = next(e for e in validated if e.event_id not in inserted)
+                    if self.get(principal, missed.event_id) is not None:
+                        raise DuplicateIdError("event", missed.event_id)
+                    raise ConflictError(
+                        f"session {missed.session_id} already has an event with idempotency "
+                        "key of this batch; nothing of the batch was stored"
+                    )
+        return [
+            event.model_copy(update={"sequence": sequence})
+            for event, sequence in zip(validated, sequences, strict=True)
+        ]
 
     def find_by_idempotency_key(
         self, principal: Principal, session_id: str, key: str
@@ -482,6 +554,53 @@ class PostgresMemoryStore:
         if position is None:
             raise NotFoundError(f"belief {belief.id} does not exist for this principal")
         return belief.model_copy(update={"store_position": position})
+
+    def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """Replace existing beliefs of one principal, fresh positions in the order given.
+
+        Two statements for the whole batch (a supersession of many beliefs): the positions
+        drawn in one, the rows replaced by one ``UPDATE ... FROM json_populate_recordset``,
+        in a savepoint so an unknown belief changes none of them.
+
+        Raises:
+            UsageError: the beliefs belong to more than one principal.
+            NotFoundError: a belief does not exist for the principal (nothing changes).
+            ConflictError: an id appears twice in the batch.
+        """
+        if not beliefs:
+            return []
+        validated = [revalidated(belief) for belief in beliefs]
+        principal = _one_principal([b.principal for b in validated], "update_many")
+        seen: set[str] = set()
+        for belief in validated:
+            if belief.id in seen:
+                raise ConflictError(f"belief {belief.id} appears twice in the batch")
+            seen.add(belief.id)
+        with self._db.connect(principal, write=True) as connection:
+            positions = draw_sequence(connection, store_position_seq, len(validated))
+            rows = [
+                {**belief_values(belief), "store_position": position}
+                for belief, position in zip(validated, positions, strict=True)
+            ]
+            params = {
+                "rows": rows_json(rows),
+                "tenant_id": principal.tenant_id,
+                "principal_id": principal.principal_id,
+            }
+            with connection.begin_nested():
+                updated = set(
+                    connection.exec_driver_sql(update_rows_sql(memories, "id"), params).scalars()
+                )
+                missing = [b.id for b in validated if b.id not in updated]
+                if missing:
+                    raise NotFoundError(
+                        f"belief {missing[0]} does not exist for this principal; nothing of "
+                        "the batch was updated"
+                    )
+        return [
+            belief.model_copy(update={"store_position": position})
+            for belief, position in zip(validated, positions, strict=True)
+        ]
 
     def update_in_place(self, belief: Belief) -> Belief:
         """Replace an existing belief of the same principal; it keeps its store position."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -98,6 +99,59 @@ def json_params(table: sa.Table, values: Mapping[str, Any]) -> dict[str, Any]:
         )
         for name, value in values.items()
     }
+
+
+def rows_json(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Rows of column values as one JSON array (instants in ISO 8601), for
+    ``json_populate_recordset``: a batch of any size is one statement parameter."""
+
+    def instant(value: object) -> str:
+        if isinstance(value, datetime):
+            return value.isoformat()
+        raise TypeError(f"a row value of type {type(value).__name__} is not JSON")
+
+    return json.dumps(list(rows), default=instant, allow_nan=False, ensure_ascii=False)
+
+
+@functools.lru_cache(maxsize=8)
+def update_rows_sql(table: sa.Table, key: str) -> str:
+    """``UPDATE table SET every column = the row's`` for the rows of ``%(rows)s`` (JSON),
+    matched by ``key`` within the principal; returns the keys it updated.
+
+    Generated columns are left to the server; the principal columns are the match.
+    """
+    fixed = {"tenant_id", "principal_id", key}
+    assignments = ", ".join(
+        f'"{column.name}" = r."{column.name}"'
+        for column in table.c
+        if column.name not in fixed and column.computed is None
+    )
+    return (
+        f'UPDATE "{table.name}" AS m SET {assignments} '
+        f'FROM json_populate_recordset(NULL::"{table.name}", %(rows)s::json) AS r '
+        f"WHERE m.tenant_id = %(tenant_id)s AND m.principal_id = %(principal_id)s "
+        f'AND m."{key}" = r."{key}" RETURNING m."{key}"'
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def insert_rows_sql(table: sa.Table, key: str) -> str:
+    """``INSERT`` the rows of ``%(rows)s`` (JSON) into ``table``; a row conflicting with a
+    unique key is skipped (``ON CONFLICT DO NOTHING``); returns the keys it inserted."""
+    columns = ", ".join(f'"{column.name}"' for column in table.c if column.computed is None)
+    return (
+        f'INSERT INTO "{table.name}" ({columns}) SELECT {columns} '
+        f'FROM json_populate_recordset(NULL::"{table.name}", %(rows)s::json) '
+        f'ON CONFLICT DO NOTHING RETURNING "{key}"'
+    )
+
+
+def draw_sequence(connection: Connection, sequence: sa.Sequence, count: int) -> list[int]:
+    """``count`` values of ``sequence`` in one statement, increasing."""
+    drawn = connection.execute(
+        sa.select(sequence.next_value()).select_from(sa.func.generate_series(1, count))
+    )
+    return sorted(int(value) for value in drawn.scalars())
 
 
 def lexical_terms(terms: Iterable[str]) -> list[str]:
@@ -409,16 +463,20 @@ def update_values(table: sa.Table, values: Mapping[str, Any]) -> dict[str, Colum
 __all__ = [
     "constant_in",
     "copy_rows",
+    "draw_sequence",
     "expire_statement",
     "find_by_subject_sql",
     "head_position_statement",
     "idle_statement",
     "insert_or_nothing_sql",
+    "insert_rows_sql",
     "insert_unless_exists",
     "json_params",
     "lexical_terms",
     "list_statement",
     "owned_by",
+    "rows_json",
     "search_sql",
+    "update_rows_sql",
     "update_values",
 ]

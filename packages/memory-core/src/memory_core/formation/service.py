@@ -871,8 +871,9 @@ class GovernedMemoryService:
                         trigger,
                         supersedes=decision.targets[-1],
                     )
-                    for target in decision.targets:
-                        self._supersede(tally, principal, session, ledger, target, formed, trigger)
+                    self._supersede(
+                        tally, principal, session, ledger, decision.targets, formed, trigger
+                    )
                 case "conflict":
                     self._conflict(
                         tally,
@@ -1061,38 +1062,76 @@ class GovernedMemoryService:
         principal: Principal,
         session: Session,
         ledger: Ledger,
-        belief_id: str,
+        belief_ids: Sequence[str],
         successor: Belief,
         trigger: str,
     ) -> None:
-        current = ledger.get(belief_id)
-        ended: datetime = max(current.valid_from, successor.valid_from)
-        updated = self._storage.memories.update(
-            current.model_copy(
-                update={
-                    "status": BeliefStatus.SUPERSEDED,
-                    "valid_to": ended,
-                    "superseded_by": successor.id,
-                    "updated_at": self._clock.now(),
-                }
+        """Mark the beliefs superseded by ``successor``: one batched update, one batch of
+        events (two statements on PostgreSQL however many beliefs the successor replaces)."""
+        now = self._clock.now()
+        replaced = []
+        for belief_id in belief_ids:
+            current = ledger.get(belief_id)
+            ended: datetime = max(current.valid_from, successor.valid_from)
+            replaced.append(
+                current.model_copy(
+                    update={
+                        "status": BeliefStatus.SUPERSEDED,
+                        "valid_to": ended,
+                        "superseded_by": successor.id,
+                        "updated_at": now,
+                    }
+                )
             )
-        )
-        ledger.put(updated)
-        tally.superseded += 1
-        tally.touched(updated.id)
-        self._emit(
+        updated = self._storage.memories.update_many(replaced)
+        for belief in updated:
+            ledger.put(belief)
+            tally.superseded += 1
+            tally.touched(belief.id)
+        self._emit_many(
             principal,
             session.id,
             MEMORY_SUPERSEDED,
-            {
-                "belief_id": updated.id,
-                "short_id": updated.short_id,
-                "superseded_by": successor.id,
-                "trigger": trigger,
-                "policy_version": self.policy_version,
-            },
+            [
+                {
+                    "belief_id": belief.id,
+                    "short_id": belief.short_id,
+                    "superseded_by": successor.id,
+                    "trigger": trigger,
+                    "policy_version": self.policy_version,
+                }
+                for belief in updated
+            ],
             tally,
         )
+
+    def _emit_many(
+        self,
+        principal: Principal,
+        session_id: str,
+        event_type: str,
+        payloads: Sequence[dict[str, JsonValue]],
+        tally: _Tally,
+    ) -> None:
+        """Append one memory event per payload, in one batch."""
+        stamped = self._storage.events.append_many(
+            [
+                Event(
+                    event_id=self._ids.new_id(),
+                    tenant_id=principal.tenant_id,
+                    principal_id=principal.principal_id,
+                    session_id=session_id,
+                    event_type=event_type,
+                    actor=MEMORY_ACTOR,
+                    trust=Trust.MEMORY,
+                    payload=payload,
+                    created_at=self._clock.now(),
+                )
+                for payload in payloads
+            ]
+        )
+        for event in stamped:
+            tally.last_sequence = max(tally.last_sequence, event.sequence)
 
     def _emit(
         self,

@@ -154,6 +154,27 @@ class InMemoryEventLog:
             self._units.record(undo)
             return stamped
 
+    def append_many(self, events: Sequence[Event]) -> list[Event]:
+        """Store ``events`` with the next sequence numbers in order; all or nothing."""
+        checked = [revalidated(event) for event in events]
+        _one_principal([e.principal for e in checked], "append_many")
+        with self._lock:
+            ids: set[str] = set()
+            slots: set[tuple[_Key, str, str]] = set()
+            for event in checked:
+                if event.event_id in self._by_id or event.event_id in ids:
+                    raise DuplicateIdError("event", event.event_id)
+                ids.add(event.event_id)
+                slot = _idempotency_slot(event)
+                if slot is not None and (slot in self._by_key or slot in slots):
+                    raise ConflictError(
+                        f"session {event.session_id} already has an event with idempotency "
+                        f"key {slot[2]!r}; nothing of the batch was stored"
+                    )
+                if slot is not None:
+                    slots.add(slot)
+            return [self.append(event) for event in checked]
+
     def get(self, principal: Principal, event_id: str) -> Event | None:
         """Return the principal's event, or ``None`` (another principal's id is invisible)."""
         with self._lock:
@@ -218,6 +239,16 @@ class InMemoryEventLog:
 
 def _event_sequence(event: Event) -> int:
     return event.sequence
+
+
+def _one_principal(principals: Sequence[Principal], call: str) -> None:
+    """Refuse a batch spanning principals (``UsageError``), as every tier does."""
+    others = sorted({str(p) for p in principals if p != principals[0]})
+    if others:
+        raise UsageError(
+            f"{call} takes the records of one principal, got {principals[0]} and "
+            f"{', '.join(others)}; call it once per principal"
+        )
 
 
 def _idempotency_slot(event: Event) -> tuple[_Key, str, str] | None:
@@ -440,6 +471,21 @@ class InMemoryMemoryStore:
             self._units.record(undo)
             self._move_head(key, stamped.store_position)
             return stamped
+
+    def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """Replace existing beliefs, fresh positions in the order given; all or nothing."""
+        checked = [revalidated(belief) for belief in beliefs]
+        _one_principal([b.principal for b in checked], "update_many")
+        with self._lock:
+            seen: set[str] = set()
+            for belief in checked:
+                current = self._beliefs.get(belief.id)
+                if current is None or current.principal != belief.principal:
+                    raise NotFoundError(f"belief {belief.id} does not exist for this principal")
+                if belief.id in seen:
+                    raise ConflictError(f"belief {belief.id} appears twice in the batch")
+                seen.add(belief.id)
+            return [self.update(belief) for belief in checked]
 
     def update_in_place(self, belief: Belief) -> Belief:
         """Replace an existing belief of the same principal; it keeps its store position."""

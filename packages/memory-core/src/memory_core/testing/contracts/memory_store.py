@@ -516,3 +516,46 @@ def test_find_by_subject_filters_by_type_scope_and_status(
     assert find(belief_types=frozenset()) == []
     assert find(scopes=[]) == []
     assert find(statuses=frozenset()) == []
+
+
+# -- update_many -------------------------------------------------------------------------------
+
+
+def test_update_many_gives_fresh_positions_in_the_order_given(
+    storage: Storage, make_belief: MakeBelief, alice: Principal
+) -> None:
+    a, b, c = (storage.memories.put(make_belief(alice, subject=f"s{n}")) for n in range(3))
+    changed = [
+        c.model_copy(update={"status": BeliefStatus.SUPERSEDED, "superseded_by": a.id}),
+        a.model_copy(update={"statement": "User prefers long answers.", "confidence": 0.5}),
+    ]
+    updated = storage.memories.update_many(changed)
+    assert [u.id for u in updated] == [c.id, a.id]
+    assert b.store_position < updated[0].store_position < updated[1].store_position
+    assert [storage.memories.get(alice, u.id) for u in updated] == updated
+    assert updated[0] == changed[0].model_copy(update={"store_position": updated[0].store_position})
+    assert _ids(storage.memories.list_beliefs(alice)) == [b.id, c.id, a.id]
+    assert storage.memories.head_position(alice) == updated[1].store_position
+    assert storage.memories.update_many([]) == []
+
+
+def test_update_many_changes_nothing_when_one_belief_cannot_be_updated(
+    storage: Storage, make_belief: MakeBelief, alice: Principal, bob: Principal
+) -> None:
+    a = storage.memories.put(make_belief(alice))
+    bobs = storage.memories.put(make_belief(bob))
+    edited = a.model_copy(update={"statement": "User prefers long answers."})
+    for batch, error in (
+        ([edited, make_belief(alice)], NotFoundError),
+        ([edited, bobs.model_copy(update={"principal_id": alice.principal_id})], NotFoundError),
+        ([edited, edited], ConflictError),
+        ([edited, bobs], UsageError),
+    ):
+        with pytest.raises(error):
+            storage.memories.update_many(batch)
+        assert storage.memories.list_beliefs(alice) == [a]
+    with storage.unit_of_work():  # a refused batch leaves the unit usable
+        with pytest.raises(NotFoundError):
+            storage.memories.update_many([edited, make_belief(alice)])
+        kept = storage.memories.update(edited)
+    assert storage.memories.list_beliefs(alice) == [kept]
