@@ -47,7 +47,6 @@ from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
 from memory_store_pg._queries import (
     copy_rows,
-    draw_sequence,
     event_page_statement,
     expire_statement,
     find_by_subject_sql,
@@ -150,9 +149,10 @@ class PostgresEventLog:
     def append_many(self, events: Sequence[Event]) -> list[Event]:
         """Store events of one principal with the next sequence numbers, in the order given.
 
-        Two statements for the whole batch: the sequence numbers drawn in one, the rows
-        inserted in one multi-row ``INSERT`` (from a JSON array), in a savepoint so a
-        conflict writes none of them and leaves an enclosing unit of work usable.
+        Two statements for the whole batch (one event is :meth:`append`): the sequence
+        numbers drawn in one, only when no id or key of the batch is held (so a refused batch
+        writes nothing and leaves an enclosing unit usable), the rows inserted by one
+        multi-row ``INSERT`` (from a JSON array).
 
         Raises:
             UsageError: the events belong to more than one principal.
@@ -164,7 +164,7 @@ class PostgresEventLog:
         validated = [revalidated(event) for event in events]
         principal = _one_principal([e.principal for e in validated], "append_many")
         ids: set[str] = set()
-        keys: set[tuple[str | None, str]] = set()
+        keys: set[tuple[str, str]] = set()
         for event in validated:
             if event.event_id in ids:
                 raise DuplicateIdError("event", event.event_id)
@@ -177,26 +177,46 @@ class PostgresEventLog:
                         f"{event.session_id}; nothing of the batch was stored"
                     )
                 keys.add((event.session_id, key))
+        if len(validated) == 1:
+            return [self.append(validated[0])]
+        keyed = sorted(keys)
         with self._db.connect(principal, write=True) as connection:
-            sequences = draw_sequence(connection, event_sequence_seq, len(validated))
+            # Sequences are drawn only when no id or key of the batch is held, so a refused
+            # batch writes nothing (and leaves an enclosing unit usable).
+            held = sa.or_(
+                _EVENTS.c.event_id.in_(sorted(ids)),
+                sa.and_(
+                    owned_by(_EVENTS, principal),
+                    sa.tuple_(_EVENTS.c.session_id, _EVENTS.c.idempotency_key).in_(keyed),
+                )
+                if keyed
+                else sa.false(),
+            )
+            drawn = connection.execute(
+                sa.select(event_sequence_seq.next_value())
+                .select_from(sa.func.generate_series(1, len(validated)))
+                .where(~sa.exists().where(held))
+            ).scalars()
+            sequences = sorted(int(value) for value in drawn)
+            if not sequences:
+                taken = next((e for e in validated if self.get(principal, e.event_id)), None)
+                if taken is not None:
+                    raise DuplicateIdError("event", taken.event_id)
+                raise ConflictError(
+                    "an idempotency key of this batch is already held in its session; a "
+                    "retried record returns that event instead of storing again"
+                )
             rows = [
                 {**event_values(event), "sequence": sequence}
                 for event, sequence in zip(validated, sequences, strict=True)
             ]
-            with connection.begin_nested():
-                inserted = set(
-                    connection.exec_driver_sql(
-                        insert_rows_sql(_EVENTS, "event_id"), {"rows": rows_json(rows)}
-                    ).scalars()
-                )
-                if len(inserted) < len(validated):
-                    missed = next(e for e in validated if e.event_id not in inserted)
-                    if self.get(principal, missed.event_id) is not None:
-                        raise DuplicateIdError("event", missed.event_id)
-                    raise ConflictError(
-                        f"session {missed.session_id} already has an event with idempotency "
-                        "key of this batch; nothing of the batch was stored"
-                    )
+            inserted = connection.exec_driver_sql(
+                insert_rows_sql(_EVENTS, "event_id"), {"rows": rows_json(rows)}
+            ).scalars()
+            if len(list(inserted)) < len(validated):
+                # a concurrent writer took an id or key since the check: the enclosing
+                # transaction (the unit's, or this call's own) must not commit half a batch
+                raise ConflictError("a concurrent writer stored an event of this batch; retry")
         return [
             event.model_copy(update={"sequence": sequence})
             for event, sequence in zip(validated, sequences, strict=True)
@@ -558,9 +578,10 @@ class PostgresMemoryStore:
     def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
         """Replace existing beliefs of one principal, fresh positions in the order given.
 
-        Two statements for the whole batch (a supersession of many beliefs): the positions
-        drawn in one, the rows replaced by one ``UPDATE ... FROM json_populate_recordset``,
-        in a savepoint so an unknown belief changes none of them.
+        Two statements for the whole batch (a supersession of many beliefs; one belief is
+        :meth:`update`): the positions drawn in one, only when every belief exists (so an
+        unknown one changes nothing and leaves an enclosing unit usable), the rows replaced
+        by one ``UPDATE ... FROM json_populate_recordset``.
 
         Raises:
             UsageError: the beliefs belong to more than one principal.
@@ -576,8 +597,31 @@ class PostgresMemoryStore:
             if belief.id in seen:
                 raise ConflictError(f"belief {belief.id} appears twice in the batch")
             seen.add(belief.id)
+        if len(validated) == 1:
+            return [self.update(validated[0])]
+        ids = sorted(seen)
         with self._db.connect(principal, write=True) as connection:
-            positions = draw_sequence(connection, store_position_seq, len(validated))
+            # Positions are drawn only when every belief exists (under the principal's lock
+            # nothing deletes them before the update): a refused batch writes nothing.
+            existing = (
+                sa.select(sa.func.count())
+                .select_from(memories)
+                .where(owned_by(memories, principal), memories.c.id.in_(ids))
+                .scalar_subquery()
+            )
+            drawn = connection.execute(
+                sa.select(store_position_seq.next_value()).select_from(
+                    sa.func.generate_series(1, existing)
+                )
+            ).scalars()
+            positions = sorted(int(value) for value in drawn)
+            if len(positions) < len(validated):
+                found = {b.id for b in self.get_many(principal, ids)}
+                missing = next(b.id for b in validated if b.id not in found)
+                raise NotFoundError(
+                    f"belief {missing} does not exist for this principal; nothing of the "
+                    "batch was updated"
+                )
             rows = [
                 {**belief_values(belief), "store_position": position}
                 for belief, position in zip(validated, positions, strict=True)
@@ -587,16 +631,7 @@ class PostgresMemoryStore:
                 "tenant_id": principal.tenant_id,
                 "principal_id": principal.principal_id,
             }
-            with connection.begin_nested():
-                updated = set(
-                    connection.exec_driver_sql(update_rows_sql(memories, "id"), params).scalars()
-                )
-                missing = [b.id for b in validated if b.id not in updated]
-                if missing:
-                    raise NotFoundError(
-                        f"belief {missing[0]} does not exist for this principal; nothing of "
-                        "the batch was updated"
-                    )
+            connection.exec_driver_sql(update_rows_sql(memories, "id"), params)
         return [
             belief.model_copy(update={"store_position": position})
             for belief, position in zip(validated, positions, strict=True)

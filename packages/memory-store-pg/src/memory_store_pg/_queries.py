@@ -146,14 +146,6 @@ def insert_rows_sql(table: sa.Table, key: str) -> str:
     )
 
 
-def draw_sequence(connection: Connection, sequence: sa.Sequence, count: int) -> list[int]:
-    """``count`` values of ``sequence`` in one statement, increasing."""
-    drawn = connection.execute(
-        sa.select(sequence.next_value()).select_from(sa.func.generate_series(1, count))
-    )
-    return sorted(int(value) for value in drawn.scalars())
-
-
 def lexical_terms(terms: Iterable[str]) -> list[str]:
     """The distinct terms that can match, sorted: a term with no lexeme matches nothing.
 
@@ -463,7 +455,6 @@ def update_values(table: sa.Table, values: Mapping[str, Any]) -> dict[str, Colum
 __all__ = [
     "constant_in",
     "copy_rows",
-    "draw_sequence",
     "expire_statement",
     "find_by_subject_sql",
     "head_position_statement",
