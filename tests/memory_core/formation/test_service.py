@@ -791,3 +791,31 @@ def test_superseded_valid_to_never_precedes_valid_from(harness: Harness) -> None
     seattle = beliefs["User lives in Seattle."]
     assert seattle.valid_to is not None and seattle.valid_to >= seattle.valid_from
     assert beliefs["User lives in Portland."].source_event_ids == (early.event_id,)
+
+
+def test_a_contradiction_supersedes_every_belief_it_replaces_in_one_batch(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness.open("s1")
+    harness.say("s1", "I live in Seattle.")
+    harness.service.run("manual", "general", "s1")
+    (seattle,) = harness.live()
+    copy = seattle.model_copy(update={"id": "f" * 32, "statement": "User lives in Tacoma."})
+    harness.storage.memories.put(copy)  # two live beliefs hold the home slot
+    memories, log = harness.storage.memories, harness.storage.events
+    batches: list[int] = []
+    update_many, append_many = memories.update_many, log.append_many
+
+    def counted(write: Any) -> Any:
+        def call(records: Any) -> Any:
+            batches.append(len(records))
+            return write(records)
+
+        return call
+
+    monkeypatch.setattr(memories, "update_many", counted(update_many))
+    monkeypatch.setattr(log, "append_many", counted(append_many))
+    harness.say("s1", "I live in Portland.")
+    assert harness.service.run("manual", "general", "s1").superseded == 2
+    assert batches == [2, 2]  # one update of both beliefs, one batch of both events
+    assert [b.statement for b in harness.live()] == ["User lives in Portland."]
