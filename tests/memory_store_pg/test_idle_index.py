@@ -164,7 +164,7 @@ def test_migration_0003_narrows_the_idle_index_to_the_eligibility_predicate(
     assert before != wanted
     assert "authority" not in before  # 0002: every live row
 
-    result = upgrade(postgres_url, schema=scratch_schema)
+    result = upgrade(postgres_url, schema=scratch_schema, revision="0003")
     assert (result.before, result.after) == ("0002", "0003")
     after, wanted = _predicate_of(postgres_url, scratch_schema)
     assert after == wanted

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from memory_core import BeliefStatus, Principal
+from memory_core import BeliefStatus, BeliefType, Principal
 from memory_core.domain import LIVE_STATUSES, RecallQuery
 from memory_store_pg import PostgresStorage, temporary_storage
 from memory_store_pg._schema import (
@@ -302,3 +302,16 @@ def test_a_newest_first_event_page_uses_the_principal_sequence_index(
 def test_rejections_are_read_through_their_ordering_index(seeded: PostgresStorage) -> None:
     used = _indexes_used(seeded, lambda: seeded.formation.rejections(P1))
     assert "ix_rejections_principal_rejected" in used
+
+
+def test_subject_lookups_use_the_subject_match_index(seeded: PostgresStorage) -> None:
+    # reject's same-statement copies and the formation ledger
+    used = _indexes_used(
+        seeded,
+        lambda: seeded.memories.find_by_subject(
+            P1, ["Subject 7."], belief_types=frozenset({BeliefType.FACT}), statuses=LIVE_STATUSES
+        ),
+    )
+    assert "ix_memories_principal_subject_match" in used
+    found = seeded.memories.find_by_subject(P1, ["Subject 7."])
+    assert found and {b.subject for b in found} == {"subject 7"}

@@ -29,7 +29,8 @@ from memory_store_pg import (
     temporary_storage,
     upgrade,
 )
-from memory_store_pg._schema import VERSION_TABLE, metadata
+from memory_store_pg._schema import SUBJECT_MATCH_SQL, VERSION_TABLE, metadata
+from memory_store_pg.migrations.versions import rev_0004_subject_match_index
 
 pytestmark = pytest.mark.postgres
 
@@ -162,3 +163,8 @@ def test_a_table_missing_at_run_time_is_reported_as_a_schema_behind(postgres_url
             connection.exec_driver_sql("DROP TABLE memories")
         with pytest.raises(StorageUnavailableError, match="agent db upgrade"):
             storage.memories.head_position(ALICE)
+
+
+def test_migration_0004_indexes_the_adapters_subject_match_expression() -> None:
+    # the migration is frozen: its expression must stay the one find_by_subject queries
+    assert rev_0004_subject_match_index._MATCH_KEY == SUBJECT_MATCH_SQL

@@ -225,21 +225,22 @@ def test_consolidation_loads_only_beliefs_that_share_a_candidates_subject(
     harness.say("s1", "I live in Portland. I use Neovim. I prefer concise answers.")
     memories = harness.storage.memories
     loaded: list[int] = []
-    search = memories.search
+    find_by_subject = memories.find_by_subject
 
-    def counting_search(query: Any) -> Any:
-        found = search(query)
+    def counting_lookup(*args: Any, **kwargs: Any) -> Any:
+        found = find_by_subject(*args, **kwargs)
         loaded.append(len(found))
         return found
 
-    def no_listing(*_: Any, **__: Any) -> Any:
-        raise AssertionError("consolidation listed every belief of the principal")
+    def no_reading(*_: Any, **__: Any) -> Any:
+        raise AssertionError("consolidation read beliefs other than by subject")
 
-    monkeypatch.setattr(memories, "search", counting_search)
-    monkeypatch.setattr(memories, "list_beliefs", no_listing)
+    monkeypatch.setattr(memories, "find_by_subject", counting_lookup)
+    monkeypatch.setattr(memories, "list_beliefs", no_reading)
+    monkeypatch.setattr(memories, "search", no_reading)
     result = harness.service.run("session_close", None, "s1")
     assert result.committed == 3
-    assert loaded == [0]  # one search; none of the 40 unrelated beliefs was read
+    assert loaded == [0]  # one lookup; none of the 40 unrelated beliefs was read
     harness.say("s1", "I live in Seattle.")
     assert harness.service.run("manual", None, "s1").superseded == 1
     assert loaded == [0, 1]  # only the belief the new home location replaces

@@ -332,20 +332,31 @@ def test_consolidation_is_one_unit_of_work(
     before = harness.snapshot(("s1",))
 
     memories = harness.storage.memories
-    original = memories.update
-    calls = {"n": 0}
+    original, original_many = memories.update, memories.update_many
+    calls = {"n": 0, "inside": 0}
 
     def failing_update(belief: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise RuntimeError("injected storage failure")
+        if not calls["inside"]:  # a tier's update_many may update one by one
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise RuntimeError("injected storage failure")
         return original(belief)
 
+    def counted_update_many(beliefs: Any) -> Any:
+        calls["n"] += 1  # the supersession: the first write
+        calls["inside"] += 1
+        try:
+            return original_many(beliefs)
+        finally:
+            calls["inside"] -= 1
+
     monkeypatch.setattr(memories, "update", failing_update)
+    monkeypatch.setattr(memories, "update_many", counted_update_many)
     with pytest.raises(RuntimeError, match="injected storage failure"):
         harness.service.run("manual", "general", "s1")
     assert calls["n"] == 2
     monkeypatch.setattr(memories, "update", original)
+    monkeypatch.setattr(memories, "update_many", original_many)
     assert harness.snapshot(("s1",)) == before
 
     result = harness.service.run("manual", "general", "s1")
@@ -565,6 +576,27 @@ def test_reject_takes_live_copies_of_the_same_statement_with_it(harness: Harness
     assert harness.live() == []
 
 
+def test_reject_reads_the_subjects_beliefs_not_every_live_belief(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness.open("s1")
+    harness.say("s1", "I live in Seattle. I use Git. I prefer concise answers.")
+    harness.service.run("manual", "general", "s1")
+    memories = harness.storage.memories
+    seattle = next(b for b in harness.live() if "Seattle" in b.statement)
+
+    def no_listing(*_: Any, **__: Any) -> Any:
+        raise AssertionError("reject listed every live belief of the principal")
+
+    monkeypatch.setattr(memories, "list_beliefs", no_listing)
+    assert harness.service.reject(seattle.id).status is BeliefStatus.REJECTED
+    monkeypatch.undo()
+    assert sorted(b.statement for b in harness.live()) == [
+        "User prefers concise answers.",
+        "User uses Git.",
+    ]
+
+
 def test_list_memories_filters_by_status(harness: Harness) -> None:
     harness.open("s1")
     harness.say("s1", "I live in Seattle.")
@@ -757,3 +789,31 @@ def test_superseded_valid_to_never_precedes_valid_from(harness: Harness) -> None
     seattle = beliefs["User lives in Seattle."]
     assert seattle.valid_to is not None and seattle.valid_to >= seattle.valid_from
     assert beliefs["User lives in Portland."].source_event_ids == (early.event_id,)
+
+
+def test_a_contradiction_supersedes_every_belief_it_replaces_in_one_batch(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness.open("s1")
+    harness.say("s1", "I live in Seattle.")
+    harness.service.run("manual", "general", "s1")
+    (seattle,) = harness.live()
+    copy = seattle.model_copy(update={"id": "f" * 32, "statement": "User lives in Tacoma."})
+    harness.storage.memories.put(copy)  # two live beliefs hold the home slot
+    memories, log = harness.storage.memories, harness.storage.events
+    batches: list[int] = []
+    update_many, append_many = memories.update_many, log.append_many
+
+    def counted(write: Any) -> Any:
+        def call(records: Any) -> Any:
+            batches.append(len(records))
+            return write(records)
+
+        return call
+
+    monkeypatch.setattr(memories, "update_many", counted(update_many))
+    monkeypatch.setattr(log, "append_many", counted(append_many))
+    harness.say("s1", "I live in Portland.")
+    assert harness.service.run("manual", "general", "s1").superseded == 2
+    assert batches == [2, 2]  # one update of both beliefs, one batch of both events
+    assert [b.statement for b in harness.live()] == ["User lives in Portland."]

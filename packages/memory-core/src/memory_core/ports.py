@@ -14,6 +14,7 @@ from typing import Protocol
 from memory_core.domain import (
     Belief,
     BeliefStatus,
+    BeliefType,
     Event,
     JsonValue,
     Principal,
@@ -40,6 +41,14 @@ class EventLog(Protocol):
             DuplicateIdError: the event id is already stored.
             ConflictError: the principal's session already has an event whose payload carries
                 the same ``idempotency_key`` (:data:`IDEMPOTENCY_KEY_FIELD`).
+        """
+        ...
+
+    def append_many(self, events: Sequence[Event]) -> list[Event]:
+        """Store ``events`` with the next sequence numbers, increasing in the order given.
+
+        All or nothing: when any of them could not be appended (the errors of
+        :meth:`append`, or an id or idempotency key given twice), none is.
         """
         ...
 
@@ -154,6 +163,14 @@ class MemoryStore(Protocol):
         """Replace an existing belief (same principal) and return it with a fresh position."""
         ...
 
+    def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """:meth:`update` of several beliefs at once, fresh positions in the order given.
+
+        All or nothing: an unknown (or foreign) belief is ``NotFoundError`` and nothing
+        changes; an id given twice is a ``ConflictError``.
+        """
+        ...
+
     def update_in_place(self, belief: Belief) -> Belief:
         """Replace an existing belief (same principal) keeping its store position.
 
@@ -181,6 +198,26 @@ class MemoryStore(Protocol):
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Beliefs passing the query's predicates, newest store position first, capped."""
+        ...
+
+    def find_by_subject(
+        self,
+        principal: Principal,
+        subjects: Sequence[str],
+        *,
+        belief_types: frozenset[BeliefType] | None = None,
+        scopes: Sequence[str] | None = None,
+        statuses: frozenset[BeliefStatus] | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs about one of ``subjects``, in store-position order.
+
+        An exact lookup, not a search: a belief matches when its subject's
+        ``memory_core.tokenizer.subject_match_key`` (case-folded, whitespace collapsed,
+        trailing `` .!?;:,`` stripped) is a given subject's. Only beliefs of ``belief_types``,
+        in ``scopes`` and of ``statuses`` are returned, when given (``None``: any). Not
+        capped: a subject holds few beliefs, and callers need all of them (the formation
+        ledger, ``reject``'s same-statement copies).
+        """
         ...
 
     def list_idle(
@@ -215,6 +252,16 @@ class MemoryStore(Protocol):
 
     def head_position(self, principal: Principal) -> int:
         """The newest store position the principal has written (any status); 0 if none."""
+        ...
+
+    def pinned(self) -> AbstractContextManager[None]:
+        """A block whose calls to this storage's ports may share one connection.
+
+        For a burst of calls such as one recall (its arms and its trace write): a tier with a
+        connection pool checks one connection out for the block instead of one per call. No
+        transaction and no lock: every call behaves exactly as it would outside the block.
+        A tier without connections does nothing.
+        """
         ...
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import NoReturn
 
@@ -26,6 +27,7 @@ from memory_core.clock import require_aware
 from memory_core.domain import (
     Belief,
     BeliefStatus,
+    BeliefType,
     Event,
     Principal,
     RecallQuery,
@@ -47,17 +49,24 @@ from memory_store_pg._queries import (
     copy_rows,
     event_page_statement,
     expire_statement,
+    find_by_subject_sql,
     head_position_statement,
     idle_principals_statement,
     idle_statement,
+    insert_or_nothing_sql,
+    insert_rows_sql,
     insert_unless_exists,
+    json_params,
     list_statement,
     owned_by,
-    search_statement,
+    rows_json,
+    search_sql,
+    update_rows_sql,
     update_values,
 )
 from memory_store_pg._rows import (
     belief_copy_row,
+    belief_from_row,
     belief_values,
     event_values,
     rejection_values,
@@ -80,6 +89,19 @@ from memory_store_pg._schema import (
 )
 
 _log = logging.getLogger(__name__)
+_EVENTS = events  # the table, where a parameter named ``events`` hides it
+
+
+def _one_principal(principals: Sequence[Principal], call: str) -> Principal:
+    """The one principal of a batch, or ``UsageError`` naming the others."""
+    first = principals[0]
+    others = sorted({str(p) for p in principals if p != first})
+    if others:
+        raise UsageError(
+            f"{call} takes the records of one principal, got {first} and "
+            f"{', '.join(others)}; call it once per principal"
+        )
+    return first
 
 
 def _check_limit(limit: int, what: str) -> int:
@@ -123,6 +145,82 @@ class PostgresEventLog:
                     )
             raise DuplicateIdError("event", event.event_id)
         return event.model_copy(update={"sequence": sequence})
+
+    def append_many(self, events: Sequence[Event]) -> list[Event]:
+        """Store events of one principal with the next sequence numbers, in the order given.
+
+        Two statements for the whole batch (one event is :meth:`append`): the sequence
+        numbers drawn in one, only when no id or key of the batch is held (so a refused batch
+        writes nothing and leaves an enclosing unit usable), the rows inserted by one
+        multi-row ``INSERT`` (from a JSON array).
+
+        Raises:
+            UsageError: the events belong to more than one principal.
+            DuplicateIdError: an event id is already stored or given twice.
+            ConflictError: an idempotency key is already held in its session or given twice.
+        """
+        if not events:
+            return []
+        validated = [revalidated(event) for event in events]
+        principal = _one_principal([e.principal for e in validated], "append_many")
+        ids: set[str] = set()
+        keys: set[tuple[str, str]] = set()
+        for event in validated:
+            if event.event_id in ids:
+                raise DuplicateIdError("event", event.event_id)
+            ids.add(event.event_id)
+            key = event.payload.get(IDEMPOTENCY_KEY_FIELD)
+            if event.session_id is not None and isinstance(key, str):
+                if (event.session_id, key) in keys:
+                    raise ConflictError(
+                        f"idempotency key {key!r} appears twice in the batch for session "
+                        f"{event.session_id}; nothing of the batch was stored"
+                    )
+                keys.add((event.session_id, key))
+        if len(validated) == 1:
+            return [self.append(validated[0])]
+        keyed = sorted(keys)
+        with self._db.connect(principal, write=True) as connection:
+            # Sequences are drawn only when no id or key of the batch is held, so a refused
+            # batch writes nothing (and leaves an enclosing unit usable).
+            held = sa.or_(
+                _EVENTS.c.event_id.in_(sorted(ids)),
+                sa.and_(
+                    owned_by(_EVENTS, principal),
+                    sa.tuple_(_EVENTS.c.session_id, _EVENTS.c.idempotency_key).in_(keyed),
+                )
+                if keyed
+                else sa.false(),
+            )
+            drawn = connection.execute(
+                sa.select(event_sequence_seq.next_value())
+                .select_from(sa.func.generate_series(1, len(validated)))
+                .where(~sa.exists().where(held))
+            ).scalars()
+            sequences = sorted(int(value) for value in drawn)
+            if not sequences:
+                taken = next((e for e in validated if self.get(principal, e.event_id)), None)
+                if taken is not None:
+                    raise DuplicateIdError("event", taken.event_id)
+                raise ConflictError(
+                    "an idempotency key of this batch is already held in its session; a "
+                    "retried record returns that event instead of storing again"
+                )
+            rows = [
+                {**event_values(event), "sequence": sequence}
+                for event, sequence in zip(validated, sequences, strict=True)
+            ]
+            inserted = connection.exec_driver_sql(
+                insert_rows_sql(_EVENTS, "event_id"), {"rows": rows_json(rows)}
+            ).scalars()
+            if len(list(inserted)) < len(validated):
+                # a concurrent writer took an id or key since the check: the enclosing
+                # transaction (the unit's, or this call's own) must not commit half a batch
+                raise ConflictError("a concurrent writer stored an event of this batch; retry")
+        return [
+            event.model_copy(update={"sequence": sequence})
+            for event, sequence in zip(validated, sequences, strict=True)
+        ]
 
     def find_by_idempotency_key(
         self, principal: Principal, session_id: str, key: str
@@ -477,6 +575,68 @@ class PostgresMemoryStore:
             raise NotFoundError(f"belief {belief.id} does not exist for this principal")
         return belief.model_copy(update={"store_position": position})
 
+    def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """Replace existing beliefs of one principal, fresh positions in the order given.
+
+        Two statements for the whole batch (a supersession of many beliefs; one belief is
+        :meth:`update`): the positions drawn in one, only when every belief exists (so an
+        unknown one changes nothing and leaves an enclosing unit usable), the rows replaced
+        by one ``UPDATE ... FROM json_populate_recordset``.
+
+        Raises:
+            UsageError: the beliefs belong to more than one principal.
+            NotFoundError: a belief does not exist for the principal (nothing changes).
+            ConflictError: an id appears twice in the batch.
+        """
+        if not beliefs:
+            return []
+        validated = [revalidated(belief) for belief in beliefs]
+        principal = _one_principal([b.principal for b in validated], "update_many")
+        seen: set[str] = set()
+        for belief in validated:
+            if belief.id in seen:
+                raise ConflictError(f"belief {belief.id} appears twice in the batch")
+            seen.add(belief.id)
+        if len(validated) == 1:
+            return [self.update(validated[0])]
+        ids = sorted(seen)
+        with self._db.connect(principal, write=True) as connection:
+            # Positions are drawn only when every belief exists (under the principal's lock
+            # nothing deletes them before the update): a refused batch writes nothing.
+            existing = (
+                sa.select(sa.func.count())
+                .select_from(memories)
+                .where(owned_by(memories, principal), memories.c.id.in_(ids))
+                .scalar_subquery()
+            )
+            drawn = connection.execute(
+                sa.select(store_position_seq.next_value()).select_from(
+                    sa.func.generate_series(1, existing)
+                )
+            ).scalars()
+            positions = sorted(int(value) for value in drawn)
+            if len(positions) < len(validated):
+                found = {b.id for b in self.get_many(principal, ids)}
+                missing = next(b.id for b in validated if b.id not in found)
+                raise NotFoundError(
+                    f"belief {missing} does not exist for this principal; nothing of the "
+                    "batch was updated"
+                )
+            rows = [
+                {**belief_values(belief), "store_position": position}
+                for belief, position in zip(validated, positions, strict=True)
+            ]
+            params = {
+                "rows": rows_json(rows),
+                "tenant_id": principal.tenant_id,
+                "principal_id": principal.principal_id,
+            }
+            connection.exec_driver_sql(update_rows_sql(memories, "id"), params)
+        return [
+            belief.model_copy(update={"store_position": position})
+            for belief, position in zip(validated, positions, strict=True)
+        ]
+
     def update_in_place(self, belief: Belief) -> Belief:
         """Replace an existing belief of the same principal; it keeps its store position."""
         belief = revalidated(belief)
@@ -500,7 +660,7 @@ class PostgresMemoryStore:
         )
         with self._db.connect(principal, write=False) as connection:
             row = connection.execute(statement).mappings().one_or_none()
-        return None if row is None else to_record(Belief, row)
+        return None if row is None else belief_from_row(row)
 
     def get_many(self, principal: Principal, belief_ids: Sequence[str]) -> list[Belief]:
         """The principal's beliefs among ``belief_ids`` (any status), sorted by id.
@@ -517,7 +677,7 @@ class PostgresMemoryStore:
         )
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(statement).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+        return [belief_from_row(row) for row in rows]
 
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
@@ -525,16 +685,51 @@ class PostgresMemoryStore:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(list_statement(principal, statuses)).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+        return [belief_from_row(row) for row in rows]
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Beliefs passing the query's predicates, newest store position first, capped."""
-        statement = search_statement(query)
-        if statement is None:
+        search = search_sql(query)
+        if search is None:
             return []
+        sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
-            rows = connection.execute(statement).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+            rows = connection.exec_driver_sql(sql, params).mappings().all()
+        return [belief_from_row(row) for row in rows]
+
+    def find_by_subject(
+        self,
+        principal: Principal,
+        subjects: Sequence[str],
+        *,
+        belief_types: frozenset[BeliefType] | None = None,
+        scopes: Sequence[str] | None = None,
+        statuses: frozenset[BeliefStatus] | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs about one of ``subjects`` (by ``subject_match_key``), in
+        store-position order: one read of ``ix_memories_principal_subject_match``."""
+        lookup = find_by_subject_sql(
+            principal,
+            subjects,
+            belief_types=None if belief_types is None else (t.value for t in belief_types),
+            scopes=scopes,
+            statuses=None if statuses is None else (s.value for s in statuses),
+        )
+        if lookup is None:
+            return []
+        sql, params = lookup
+        with self._db.connect(principal, write=False) as connection:
+            rows = connection.exec_driver_sql(sql, params).mappings().all()
+        return [belief_from_row(row) for row in rows]
+
+    def pinned(self) -> AbstractContextManager[None]:
+        """Run the block's calls to this storage's ports on one pooled connection.
+
+        A recall's arms and its trace write then take one connection from the pool between
+        them. No transaction and no lock: each call outside a unit of work still commits on
+        its own, and writes needing the principal's lock still take their own connection.
+        """
+        return self._db.pinned()
 
     def list_idle(
         self,
@@ -567,7 +762,7 @@ class PostgresMemoryStore:
         )
         with self._db.connect(principal, write=False) as connection:
             rows = connection.execute(statement).mappings().all()
-        return [to_record(Belief, row) for row in rows]
+        return [belief_from_row(row) for row in rows]
 
     def list_principals_with_idle(
         self, evidence_before: datetime, limit: int, *, after: Principal | None = None
@@ -599,13 +794,21 @@ class PostgresTraceStore:
         self._db = db
 
     def record(self, trace: RecallTrace) -> RecallTrace:
-        """Store a new trace; a known trace id is a ``ConflictError``."""
+        """Store a new trace; a known trace id is a ``ConflictError``.
+
+        One ``INSERT ... ON CONFLICT DO NOTHING`` (a known id inserts no row). Outside a unit
+        of work it commits on its own in autocommit, without the principal's lock: a trace
+        draws no store position, so nothing orders it against the principal's other writes.
+        Its commit stays synchronous (``synchronous_commit`` is not lowered): a trace is the
+        handle a client cites (``mark_cited``) and the anchor of a session's snapshot, and
+        on this server a durable single-statement commit costs less than the transaction a
+        ``SET LOCAL synchronous_commit = off`` would need around it.
+        """
         trace = revalidated(trace)
-        statement = insert_unless_exists(
-            traces, trace_values(trace), exists=traces.c.trace_id == trace.trace_id
-        ).returning(traces.c.trace_id)
-        with self._db.connect(trace.principal, write=True) as connection:
-            recorded = connection.execute(statement).scalar_one_or_none()
+        values = trace_values(trace)
+        sql = insert_or_nothing_sql(traces, tuple(values), "trace_id")
+        with self._db.connect(trace.principal, write=False) as connection:
+            recorded = connection.exec_driver_sql(sql, json_params(traces, values)).scalar()
         if recorded is None:
             raise DuplicateIdError("trace", trace.trace_id)
         return trace

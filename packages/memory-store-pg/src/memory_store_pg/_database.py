@@ -9,6 +9,12 @@ one principal therefore run one after the other, each reading what the other com
 lost update), and a principal's store positions commit in the order they were drawn from the
 sequence, so a reader that saw head position N never later finds a smaller position appear.
 Reads outside a unit take no lock.
+
+A *pinned* block (:meth:`Database.pinned`, what ``PostgresMemoryStore.pinned`` opens for a
+recall) checks one autocommit connection out of the pool for all the block's calls outside a
+unit: a recall's arms and its trace write then share one connection (one pool checkout)
+instead of taking one each. Writes that need a transaction and the principal's lock still
+open their own.
 """
 
 from __future__ import annotations
@@ -65,6 +71,29 @@ class Database:
         self._unit: ContextVar[_Unit | None] = ContextVar(
             f"memory_store_pg.unit.{id(self):x}", default=None
         )
+        self._pinned: ContextVar[Connection | None] = ContextVar(
+            f"memory_store_pg.pinned.{id(self):x}", default=None
+        )
+
+    @contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Run the block's single-statement calls outside a unit on one autocommit connection.
+
+        Nested in another pinned block, or inside a unit of work, this adds nothing (the
+        connection already in use serves the block). The connection returns to the pool when
+        the block ends.
+        """
+        if self._unit.get() is not None or self._pinned.get() is not None:
+            yield
+            return
+        with translated_errors(self.where):
+            connection = self._autocommit.connect()
+        token = self._pinned.set(connection)
+        try:
+            yield
+        finally:
+            self._pinned.reset(token)
+            self._close_quietly(connection)
 
     @contextmanager
     def unit_of_work(self) -> Iterator[None]:
@@ -113,7 +142,14 @@ class Database:
 
     @contextmanager
     def connect(self, principal: Principal | None, *, write: bool) -> Iterator[Connection]:
-        """The connection to run one adapter call on, with the principal's lock when due."""
+        """The connection to run one adapter call on, with the principal's lock when due.
+
+        Inside a unit of work: the unit's connection (the principal's lock taken on first
+        use). Outside one, ``write=False`` is one statement needing neither a transaction nor
+        the lock (a read, or an insert no sequence orders, such as a trace): it runs in
+        autocommit on the pinned connection, if a block pinned one, else on its own;
+        ``write=True`` runs in a transaction of its own holding the principal's lock.
+        """
         unit = self._unit.get()
         with translated_errors(self.where):
             if unit is not None:
@@ -123,6 +159,10 @@ class Database:
                 return
             if not write:
                 # A single read needs no transaction of its own: no BEGIN/COMMIT round trips.
+                pinned = self._pinned.get()
+                if pinned is not None:
+                    yield pinned
+                    return
                 with self._autocommit.connect() as connection:
                     yield connection
                 return

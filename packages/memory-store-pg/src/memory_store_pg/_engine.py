@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,6 +21,12 @@ DATABASE_URL_ENV = "MEMORY_DATABASE_URL"
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _CONNECT_TIMEOUT_SECONDS = 5
+IDLE_PING_SECONDS = 30.0
+"""A pooled connection idle at least this long is pinged before reuse (see
+:func:`ping_after_idle`)."""
+RECYCLE_SECONDS = 1800
+"""Pooled connections older than this are replaced at checkout (``pool_recycle``)."""
+_IDLE_SINCE = "memory_store_pg.idle_since"
 # SQLSTATE classes meaning "the server is not there for us": connection exceptions (08),
 # operator intervention such as a terminated backend or a shutdown (57P), insufficient
 # resources (53).
@@ -98,6 +105,37 @@ def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Eng
     return engine
 
 
+def ping_after_idle(engine: Engine, idle_seconds: float = IDLE_PING_SECONDS) -> None:
+    """Ping a pooled connection at checkout only when it sat idle ``idle_seconds`` or more.
+
+    The liveness strategy of the store's pool, instead of ``pool_pre_ping`` (one round trip on
+    every checkout): a connection back in use within ``idle_seconds`` is reused as is; one
+    idle longer (a server restart or an idle timeout may have dropped it) is pinged, and a
+    dead one is replaced by a fresh connection before the caller sees it. ``pool_recycle``
+    (:data:`RECYCLE_SECONDS`) bounds a connection's age. A connection that dies while in
+    recent use fails its statement as ``StorageUnavailableError``; SQLAlchemy then
+    invalidates the pool, so the next call reconnects.
+    """
+
+    @sa.event.listens_for(engine, "checkin")
+    def _mark_idle(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.pop(_IDLE_SINCE, None)
+        if idle_since is None or time.monotonic() - idle_since < idle_seconds:
+            return
+        try:
+            autocommit = dbapi_connection.autocommit
+            dbapi_connection.autocommit = True  # a ping must not open a transaction
+            dbapi_connection.execute("SELECT 1")
+            dbapi_connection.autocommit = autocommit
+        except psycopg.Error as exc:
+            # The pool discards this connection and checks out a fresh one.
+            raise sa_exc.DisconnectionError(str(exc)) from exc
+
+
 def translate(exc: sa_exc.DBAPIError, where: str) -> Exception:
     """The memory-core error for a driver error.
 
@@ -167,8 +205,11 @@ def translated_errors(where: str) -> Iterator[None]:
 
 __all__ = [
     "DATABASE_URL_ENV",
+    "IDLE_PING_SECONDS",
+    "RECYCLE_SECONDS",
     "check_schema_name",
     "create_engine",
+    "ping_after_idle",
     "redact",
     "resolve_url",
     "translate",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -16,18 +17,17 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import BeliefStatus, Principal, RecallQuery
 from memory_core.idle import IDLE_SQL_PREDICATE
-from memory_core.tokenizer import normalize_subject, tokenize
-from memory_store_pg._rows import bind
+from memory_core.tokenizer import normalize_subject, subject_match_key, tokenize
+from memory_store_pg._rows import bind, dump_json
 from memory_store_pg._schema import (
     BELIEF_COLUMNS,
     EVENT_COLUMNS,
     LEXICAL_CONFIG,
+    SUBJECT_MATCH_SQL,
     events,
     memories,
     traces,
 )
-
-_REGCONFIG: sa.ColumnClause[Any] = sa.literal_column(f"'{LEXICAL_CONFIG}'::regconfig")
 
 
 def owned_by(table: sa.Table, principal: Principal) -> ColumnElement[bool]:
@@ -70,6 +70,82 @@ def insert_unless_exists(
     return statement.on_conflict_do_nothing()
 
 
+@functools.lru_cache(maxsize=32)
+def insert_or_nothing_sql(table: sa.Table, names: tuple[str, ...], returning: str) -> str:
+    """``INSERT INTO table (names) VALUES (...) ON CONFLICT DO NOTHING RETURNING returning``.
+
+    One statement, with driver parameters named after the columns (JSON columns cast from
+    their serialized text, see :func:`json_params`); a conflict on any unique key returns no
+    row. For rows no sequence stamps: nothing is drawn, so nothing needs checking first.
+    """
+    placeholders = ", ".join(
+        f"%({name})s::json" if isinstance(table.c[name].type, postgresql.JSON) else f"%({name})s"
+        for name in names
+    )
+    columns = ", ".join(f'"{name}"' for name in names)
+    return (
+        f'INSERT INTO "{table.name}" ({columns}) VALUES ({placeholders}) '
+        f'ON CONFLICT DO NOTHING RETURNING "{returning}"'
+    )
+
+
+def json_params(table: sa.Table, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Driver parameters of a row: JSON columns serialized strictly (``dump_json``)."""
+    return {
+        name: (
+            dump_json(value, field=name)
+            if value is not None and isinstance(table.c[name].type, postgresql.JSON)
+            else value
+        )
+        for name, value in values.items()
+    }
+
+
+def rows_json(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Rows of column values as one JSON array (instants in ISO 8601), for
+    ``json_populate_recordset``: a batch of any size is one statement parameter."""
+
+    def instant(value: object) -> str:
+        if isinstance(value, datetime):
+            return value.isoformat()
+        raise TypeError(f"a row value of type {type(value).__name__} is not JSON")
+
+    return json.dumps(list(rows), default=instant, allow_nan=False, ensure_ascii=False)
+
+
+@functools.lru_cache(maxsize=8)
+def update_rows_sql(table: sa.Table, key: str) -> str:
+    """``UPDATE table SET every column = the row's`` for the rows of ``%(rows)s`` (JSON),
+    matched by ``key`` within the principal; returns the keys it updated.
+
+    Generated columns are left to the server; the principal columns are the match.
+    """
+    fixed = {"tenant_id", "principal_id", key}
+    assignments = ", ".join(
+        f'"{column.name}" = r."{column.name}"'
+        for column in table.c
+        if column.name not in fixed and column.computed is None
+    )
+    return (
+        f'UPDATE "{table.name}" AS m SET {assignments} '
+        f'FROM json_populate_recordset(NULL::"{table.name}", %(rows)s::json) AS r '
+        f"WHERE m.tenant_id = %(tenant_id)s AND m.principal_id = %(principal_id)s "
+        f'AND m."{key}" = r."{key}" RETURNING m."{key}"'
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def insert_rows_sql(table: sa.Table, key: str) -> str:
+    """``INSERT`` the rows of ``%(rows)s`` (JSON) into ``table``; a row conflicting with a
+    unique key is skipped (``ON CONFLICT DO NOTHING``); returns the keys it inserted."""
+    columns = ", ".join(f'"{column.name}"' for column in table.c if column.computed is None)
+    return (
+        f'INSERT INTO "{table.name}" ({columns}) SELECT {columns} '
+        f'FROM json_populate_recordset(NULL::"{table.name}", %(rows)s::json) '
+        f'ON CONFLICT DO NOTHING RETURNING "{key}"'
+    )
+
+
 def lexical_terms(terms: Iterable[str]) -> list[str]:
     """The distinct terms that can match, sorted: a term with no lexeme matches nothing.
 
@@ -78,61 +154,124 @@ def lexical_terms(terms: Iterable[str]) -> list[str]:
     return sorted({term for term in terms if tokenize(term)})
 
 
-def tsquery_any(terms: Iterable[str]) -> ColumnElement[Any]:
-    """``plainto_tsquery('simple', t1) || plainto_tsquery('simple', t2) || ...``.
-
-    Within a term every lexeme is required (``e-mail`` needs ``e-mail``, ``e`` and ``mail``);
-    across terms any one suffices.
-    """
-    parts = [sa.func.plainto_tsquery(_REGCONFIG, sa.literal(term, sa.Text)) for term in terms]
-    return functools.reduce(lambda left, right: left.op("||")(right), parts)
+_BELIEF_SELECT = "SELECT {columns} FROM memories".format(
+    columns=", ".join(f"memories.{column.name}" for column in BELIEF_COLUMNS)
+)
 
 
-def search_statement(query: RecallQuery) -> sa.Select[Any] | None:
-    """The search as one statement, or ``None`` when the query cannot match anything.
+def _constants(values: Iterable[str]) -> str:
+    """``'a', 'b'``: closed-enum values inlined as SQL string constants, sorted."""
+    return ", ".join("'" + value.replace("'", "''") + "'" for value in sorted(values))
+
+
+def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
+    """The search as one SQL text and its parameters, or ``None`` when nothing can match.
 
     Predicates mirror the in-memory tier: principal, scope, status, store position, excluded
     ids, belief types, validity at ``as_of``; with ``terms`` not ``None``, a record must match
     a term (one ``plainto_tsquery`` per term, OR'd) or have a named subject. Newest store
     position first, capped at ``limit``.
+
+    Written as text with driver parameters rather than built as a SQLAlchemy expression: the
+    recall arms issue it several times per recall, and building and compiling an expression
+    cost more than the server spends on the query. Its text depends only on which predicates
+    apply, the status and type sets and the number of terms, so the driver prepares each
+    shape once per connection and reuses the plan. Statuses and types are inlined as
+    constants (they come from closed enums): the planner can then prove that a query's status
+    list implies a partial index's predicate, even in a generic prepared plan. Lists go as
+    array parameters (``= ANY``), so their length does not change the text.
     """
     if not query.statuses:
         return None
-    conditions: list[ColumnElement[bool]] = [
-        owned_by(memories, query.principal),
-        constant_in(memories.c.status, (s.value for s in query.statuses)),
-        memories.c.scope.in_(sorted(set(query.scopes))),
+    if query.belief_types is not None and not query.belief_types:
+        return None
+    where = [
+        "memories.tenant_id = %(tenant_id)s",
+        "memories.principal_id = %(principal_id)s",
+        f"memories.status IN ({_constants(s.value for s in query.statuses)})",
+        "memories.scope = ANY(%(scopes)s)",
     ]
+    params: dict[str, Any] = {
+        "tenant_id": query.principal.tenant_id,
+        "principal_id": query.principal.principal_id,
+        "scopes": sorted(set(query.scopes)),
+        "limit": query.limit,
+    }
     if query.min_store_position:
-        conditions.append(memories.c.store_position > query.min_store_position)
+        where.append("memories.store_position > %(min_store_position)s")
+        params["min_store_position"] = query.min_store_position
     if query.exclude_ids:
-        conditions.append(memories.c.id.not_in(sorted(query.exclude_ids)))
+        where.append("NOT (memories.id = ANY(%(exclude_ids)s))")
+        params["exclude_ids"] = sorted(query.exclude_ids)
     if query.belief_types is not None:
-        if not query.belief_types:
-            return None
-        conditions.append(
-            constant_in(memories.c.belief_type, (t.value for t in query.belief_types))
-        )
+        where.append(f"memories.belief_type IN ({_constants(t.value for t in query.belief_types)})")
     if query.as_of is not None:
-        conditions.append(memories.c.valid_from <= query.as_of)
-        conditions.append(sa.or_(memories.c.valid_to.is_(None), memories.c.valid_to > query.as_of))
+        where.append("memories.valid_from <= %(as_of)s")
+        where.append("(memories.valid_to IS NULL OR memories.valid_to > %(as_of)s)")
+        params["as_of"] = query.as_of
     if query.terms is not None:
-        arms: list[ColumnElement[bool]] = []
+        arms: list[str] = []
         terms = lexical_terms(query.terms)
         if terms:
-            arms.append(memories.c.lexical.bool_op("@@")(tsquery_any(terms)))
+            tsquery = " || ".join(
+                f"plainto_tsquery('{LEXICAL_CONFIG}'::regconfig, %(term_{n})s)"
+                for n in range(len(terms))
+            )
+            arms.append(f"memories.lexical @@ ({tsquery})")
+            params.update({f"term_{n}": term for n, term in enumerate(terms)})
         subjects = sorted({normalize_subject(subject) for subject in query.subjects})
         if subjects:
-            arms.append(memories.c.subject_key.in_(subjects))
+            arms.append("memories.subject_key = ANY(%(subjects)s)")
+            params["subjects"] = subjects
         if not arms:
             return None
-        conditions.append(sa.or_(*arms))
-    return (
-        sa.select(*BELIEF_COLUMNS)
-        .where(*conditions)
-        .order_by(memories.c.store_position.desc())
-        .limit(query.limit)
+        where.append("(" + " OR ".join(arms) + ")")
+    sql = (
+        f"{_BELIEF_SELECT} WHERE {' AND '.join(where)} "
+        "ORDER BY memories.store_position DESC LIMIT %(limit)s"
     )
+    return sql, params
+
+
+def find_by_subject_sql(
+    principal: Principal,
+    subjects: Iterable[str],
+    *,
+    belief_types: Iterable[str] | None,
+    scopes: Iterable[str] | None,
+    statuses: Iterable[str] | None,
+) -> tuple[str, dict[str, Any]] | None:
+    """The principal's beliefs whose subject match key is one of ``subjects``' keys, in store
+    order, through ``ix_memories_principal_subject_match``; ``None`` when nothing can match.
+
+    The key expression is :data:`SUBJECT_MATCH_SQL` verbatim (the index's). Types and
+    statuses are inlined constants (closed enums), subjects and scopes array parameters.
+    """
+    keys = sorted({subject_match_key(subject) for subject in subjects})
+    type_values = None if belief_types is None else sorted(set(belief_types))
+    status_values = None if statuses is None else sorted(set(statuses))
+    scope_values = None if scopes is None else sorted(set(scopes))
+    if not keys or type_values == [] or status_values == [] or scope_values == []:
+        return None
+    where = [
+        "memories.tenant_id = %(tenant_id)s",
+        "memories.principal_id = %(principal_id)s",
+        f"{SUBJECT_MATCH_SQL} = ANY(%(keys)s)",
+    ]
+    params: dict[str, Any] = {
+        "tenant_id": principal.tenant_id,
+        "principal_id": principal.principal_id,
+        "keys": keys,
+    }
+    if type_values is not None:
+        where.append(f"memories.belief_type IN ({_constants(type_values)})")
+    if status_values is not None:
+        where.append(f"memories.status IN ({_constants(status_values)})")
+    if scope_values is not None:
+        where.append("memories.scope = ANY(%(scopes)s)")
+        params["scopes"] = scope_values
+    sql = f"{_BELIEF_SELECT} WHERE {' AND '.join(where)} ORDER BY memories.store_position"
+    return sql, params
 
 
 def idle_statement(
@@ -317,13 +456,18 @@ __all__ = [
     "constant_in",
     "copy_rows",
     "expire_statement",
+    "find_by_subject_sql",
     "head_position_statement",
     "idle_statement",
+    "insert_or_nothing_sql",
+    "insert_rows_sql",
     "insert_unless_exists",
+    "json_params",
     "lexical_terms",
     "list_statement",
     "owned_by",
-    "search_statement",
-    "tsquery_any",
+    "rows_json",
+    "search_sql",
+    "update_rows_sql",
     "update_values",
 ]

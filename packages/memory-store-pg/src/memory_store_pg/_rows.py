@@ -7,12 +7,15 @@ Enums are stored by value, tuples as ``text[]``, nested records and dicts as ``j
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from pydantic import BaseModel
+from pydantic import AwareDatetime, BaseModel
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -113,8 +116,67 @@ def to_record(model: type[_Model], row: Mapping[Any, Any], *, drop: tuple[str, .
     return model.model_validate(data)
 
 
+def _utc(value: datetime) -> datetime:
+    return value if value.tzinfo is UTC else value.astimezone(UTC)
+
+
+def _field_reader(annotation: Any) -> Callable[[Any], Any] | None:
+    """How a column value becomes a field value: ``None`` when it is one already."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _field_reader(typing.get_args(annotation)[0])
+    arguments = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in (
+        arguments
+    ):
+        (inner,) = (a for a in arguments if a is not type(None))
+        return _field_reader(inner)  # a NULL stays None
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return annotation._value2member_map_.__getitem__  # the member, without Enum.__call__
+    if typing.get_origin(annotation) is tuple:
+        return tuple
+    if annotation in (datetime, AwareDatetime):
+        return _utc
+    if annotation in (str, int, float, bool):
+        return None
+    raise TypeError(f"no row reader for a Belief field of type {annotation!r}")
+
+
+_BELIEF_READERS: tuple[tuple[str, Callable[[Any], Any]], ...] = tuple(
+    (name, read)
+    for name, field in Belief.model_fields.items()
+    if (read := _field_reader(field.annotation)) is not None
+)
+_BELIEF_FIELDS = tuple(Belief.model_fields)
+if Belief.__pydantic_post_init__ is not None or Belief.__private_attributes__:
+    raise TypeError("belief_from_row builds Belief without post-init or private attributes")
+
+
+def belief_from_row(row: Mapping[Any, Any]) -> Belief:
+    """A stored row as a ``Belief``, without validating it again (the read path).
+
+    Every row was validated on its way in (each write revalidates its record; ``COPY`` rows
+    too) and the table's constraints hold its enums, so a read only converts: enum values to
+    members, arrays to tuples, timestamps to UTC, the values ``to_record`` produces (a test
+    compares the two). The record is assembled as ``BaseModel.model_construct`` assembles
+    one, minus its per-field Python loop, which costs more than validating. Rows of unknown
+    origin go through ``to_record`` instead.
+    """
+    data = {name: row[name] for name in _BELIEF_FIELDS}
+    for name, read in _BELIEF_READERS:
+        value = data[name]
+        if value is not None:
+            data[name] = read(value)
+    belief = Belief.__new__(Belief)
+    object.__setattr__(belief, "__dict__", data)
+    object.__setattr__(belief, "__pydantic_fields_set__", set(data))
+    object.__setattr__(belief, "__pydantic_extra__", None)
+    object.__setattr__(belief, "__pydantic_private__", None)
+    return belief
+
+
 __all__ = [
     "belief_copy_row",
+    "belief_from_row",
     "belief_values",
     "bind",
     "dump_json",

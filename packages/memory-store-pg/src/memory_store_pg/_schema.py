@@ -23,6 +23,9 @@ Indexes and the query each one serves:
     the any-term lexical arm.
 ``ix_memories_principal_subject``
     ``(tenant_id, principal_id, subject_key)``: the subject-named arm, OR'd with the GIN match.
+``ix_memories_principal_subject_match``
+    ``(tenant_id, principal_id, rtrim(subject_key, ' .!?;:,'))``: ``find_by_subject``, the
+    exact subject lookup of ``reject`` and the formation ledger (migration 0004).
 ``ix_traces_operator_expiry``
     ``(operator_expires_at, trace_id)`` over traces whose operator tier is still present: the
     trace sweep's bounded id-subquery.
@@ -42,6 +45,7 @@ from sqlalchemy.dialects import postgresql
 
 from memory_core.domain import LIVE_STATUSES, Authority, BeliefStatus, BeliefType, Polarity, Trust
 from memory_core.idle import IDLE_SQL_PREDICATE
+from memory_core.tokenizer import TRAILING_PUNCTUATION
 
 metadata = sa.MetaData()
 """All tables of the memory store."""
@@ -54,6 +58,10 @@ LEXICAL_CONFIG = "simple"
 
 LEXICAL_DOCUMENT_SQL = f"to_tsvector('{LEXICAL_CONFIG}'::regconfig, subject || ' ' || statement)"
 """The lexical document every belief is matched on (the stored ``lexical`` column)."""
+
+SUBJECT_MATCH_SQL = f"rtrim(subject_key, '{TRAILING_PUNCTUATION}')"
+"""``memory_core.tokenizer.subject_match_key`` of a row, from its ``subject_key``: the key of
+``ix_memories_principal_subject_match`` (a query must spell it exactly so to use the index)."""
 
 _LIVE_PREDICATE = "status IN ({})".format(", ".join(f"'{s.value}'" for s in sorted(LIVE_STATUSES)))
 
@@ -236,6 +244,13 @@ sa.Index(
 )
 
 sa.Index(
+    "ix_memories_principal_subject_match",
+    memories.c.tenant_id,
+    memories.c.principal_id,
+    sa.text(SUBJECT_MATCH_SQL),
+)
+
+sa.Index(
     "ix_memories_lexical",
     memories.c.lexical,
     postgresql_using="gin",
@@ -332,6 +347,7 @@ __all__ = [
     "EVENT_COLUMNS",
     "LEXICAL_CONFIG",
     "LEXICAL_DOCUMENT_SQL",
+    "SUBJECT_MATCH_SQL",
     "VERSION_TABLE",
     "enum_values",
     "event_sequence_seq",

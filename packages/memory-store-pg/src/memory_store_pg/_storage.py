@@ -19,8 +19,11 @@ from memory_store_pg._adapters import (
 )
 from memory_store_pg._database import Database
 from memory_store_pg._engine import (
+    IDLE_PING_SECONDS,
+    RECYCLE_SECONDS,
     check_schema_name,
     create_engine,
+    ping_after_idle,
     redact,
     resolve_url,
     translated_errors,
@@ -41,6 +44,8 @@ class PostgresStorage:
         schema: keep the tables in this schema (its connections use it as search path).
         pool_size: connections kept open (each open unit of work holds one).
         max_overflow: extra connections allowed under load.
+        idle_ping_seconds: a pooled connection idle this long is pinged before reuse (see
+            ``memory_store_pg._engine.ping_after_idle``); one reused sooner is not.
     """
 
     def __init__(
@@ -50,6 +55,7 @@ class PostgresStorage:
         schema: str | None = None,
         pool_size: int = 5,
         max_overflow: int = 10,
+        idle_ping_seconds: float = IDLE_PING_SECONDS,
     ) -> None:
         url = resolve_url(database_url)
         self.schema = None if schema is None else check_schema_name(schema)
@@ -58,8 +64,9 @@ class PostgresStorage:
             schema=self.schema,
             pool_size=pool_size,
             max_overflow=max_overflow,
-            pool_pre_ping=True,
+            pool_recycle=RECYCLE_SECONDS,
         )
+        ping_after_idle(engine, idle_ping_seconds)
         where = redact(url) if self.schema is None else f"{redact(url)} (schema {self.schema})"
         self._db = Database(engine, where)
         self._events = PostgresEventLog(self._db)

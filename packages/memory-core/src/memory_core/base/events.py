@@ -19,7 +19,7 @@ their payload and do not validate as a message.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
 from typing import ClassVar
@@ -438,6 +438,36 @@ class EventWriter:
             created_at=self._clock.now() if at is None else at,
         )
         return self._events.append(event)
+
+    def append_many(
+        self,
+        event_type: EventType,
+        payloads: Sequence[Mapping[str, JsonValue]],
+        *,
+        principal: Principal,
+        session_id: str | None,
+        actor: str,
+        trust: Trust,
+    ) -> list[Event]:
+        """Append one event of ``event_type`` per payload in one batch (all or nothing) and
+        return them stamped, in order."""
+        now = self._clock.now()
+        return self._events.append_many(
+            [
+                Event(
+                    event_id=self._ids.new_id(),
+                    tenant_id=principal.tenant_id,
+                    principal_id=principal.principal_id,
+                    session_id=session_id,
+                    event_type=str(event_type),
+                    actor=actor,
+                    trust=trust,
+                    payload=dict(payload),
+                    created_at=now,
+                )
+                for payload in payloads
+            ]
+        )
 
 
 __all__ = [

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory_core.tokenizer import TRAILING_PUNCTUATION
+
 _TERMINATOR = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)|\n")
 _ABBREVIATIONS = frozenset(
     {
@@ -127,7 +129,7 @@ def collapse(text: str) -> str:
 
 def normalize_key(text: str) -> str:
     """Case-folded, whitespace-collapsed, trailing punctuation stripped: the matching form."""
-    return collapse(text).casefold().rstrip(" .!?;:,")
+    return collapse(text).casefold().rstrip(TRAILING_PUNCTUATION)
 
 
 _ES_ENDINGS = ("s", "sh", "ch", "x", "z", "o")

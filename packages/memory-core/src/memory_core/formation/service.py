@@ -70,7 +70,6 @@ from memory_core.domain import (
     Event,
     JsonValue,
     Principal,
-    RecallQuery,
     Rejection,
     Session,
     Trust,
@@ -78,7 +77,7 @@ from memory_core.domain import (
     validate_scope,
 )
 from memory_core.errors import NotFoundError, UsageError
-from memory_core.formation._text import base_form, collapse, normalize_key, split_sentences
+from memory_core.formation._text import base_form, collapse, split_sentences
 from memory_core.formation.conflicts import confirmation_payload, linked_back, unlink_partners
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, DecayResult, decay_sweep
 from memory_core.formation.established import apply_ceiling, established_pass
@@ -119,10 +118,6 @@ TRIGGERS: frozenset[str] = frozenset(
     {"session_close", "idle_sweep", "manual", "replay", "remember"}
 )
 """What may start a consolidation."""
-
-LEDGER_SEARCH_LIMIT = 256
-"""The first row limit of the search that loads a consolidation's ledger (it grows until the
-search returns fewer rows than asked)."""
 
 MAX_WINDOW_ATTEMPTS = 3
 """How many times ``run`` reads and extracts its window before consolidating what it has.
@@ -544,13 +539,18 @@ class GovernedMemoryService:
             )
             if belief.status is BeliefStatus.REJECTED:
                 return belief
-            # Copies may live in any scope (the same fact in two projects), so this reads the
-            # principal's live beliefs: one pass, the key computed only for the same type.
+            # Copies may live in any scope (the same fact in two projects): the principal's
+            # live beliefs of the type about the subject (an exact lookup), same key only.
             key = key_of(belief)
             copies = {
                 b.id: b
-                for b in self._storage.memories.list_beliefs(owner, LIVE_STATUSES)
-                if b.belief_type is belief.belief_type and key_of(b) == key
+                for b in self._storage.memories.find_by_subject(
+                    owner,
+                    [belief.subject],
+                    belief_types=frozenset({belief.belief_type}),
+                    statuses=LIVE_STATUSES,
+                )
+                if key_of(b) == key
             }
             copies[belief.id] = belief
             same = sorted(copies.values(), key=lambda b: (b.store_position, b.id))
@@ -862,8 +862,9 @@ class GovernedMemoryService:
                         trigger,
                         supersedes=decision.targets[-1],
                     )
-                    for target in decision.targets:
-                        self._supersede(tally, principal, session, ledger, target, formed, trigger)
+                    self._supersede(
+                        tally, principal, session, ledger, decision.targets, formed, trigger
+                    )
                 case "conflict":
                     self._conflict(
                         tally,
@@ -892,30 +893,20 @@ class GovernedMemoryService:
 
         Every rule reads beliefs of the candidate's type, in the scope it forms at, whose
         normalized subject is the candidate's (any status: the same-source rule reads retired
-        beliefs too). One store search finds a superset: those types and scopes, any status,
-        matching a candidate's subject by name or holding all of its words (which catches a
-        stored subject differing only in trailing punctuation); the ledger's indexes narrow it.
-        The search is repeated with a larger limit until it returns fewer rows than asked.
+        beliefs too). One exact subject lookup (``MemoryStore.find_by_subject``) reads them:
+        those types and scopes, any status, a candidate's subject by its match key (which
+        also finds a stored subject differing only in case, spacing or trailing
+        punctuation); the ledger's indexes narrow the union to each candidate.
         ``session_id`` and ``event_order`` (the window's event sequences) let the conflict rule
         order a candidate against a belief of the same session.
         """
-        subjects = sorted(
-            {v for c, _ in targets for v in (collapse(c.subject), normalize_key(c.subject))}
-        )
-        query = RecallQuery(
-            principal=principal,
-            scopes=tuple(sorted({scope for _, scope in targets})),
-            statuses=frozenset(BeliefStatus),
-            terms=tuple(subjects),
-            subjects=tuple(subjects),
+        found = self._storage.memories.find_by_subject(
+            principal,
+            sorted({c.subject for c, _ in targets}),
             belief_types=frozenset(c.belief_type for c, _ in targets),
-            limit=LEDGER_SEARCH_LIMIT,
+            scopes=sorted({scope for _, scope in targets}),
         )
-        while True:
-            found = self._storage.memories.search(query)
-            if len(found) < query.limit:
-                return Ledger(found, session_id=session_id, event_order=event_order)
-            query = query.model_copy(update={"limit": query.limit * 4})
+        return Ledger(found, session_id=session_id, event_order=event_order)
 
     def _form(
         self,
@@ -1062,38 +1053,68 @@ class GovernedMemoryService:
         principal: Principal,
         session: Session,
         ledger: Ledger,
-        belief_id: str,
+        belief_ids: Sequence[str],
         successor: Belief,
         trigger: str,
     ) -> None:
-        current = ledger.get(belief_id)
-        ended: datetime = max(current.valid_from, successor.valid_from)
-        updated = self._storage.memories.update(
-            current.model_copy(
-                update={
-                    "status": BeliefStatus.SUPERSEDED,
-                    "valid_to": ended,
-                    "superseded_by": successor.id,
-                    "updated_at": self._clock.now(),
-                }
+        """Mark the beliefs superseded by ``successor``: one batched update, one batch of
+        events (two statements on PostgreSQL however many beliefs the successor replaces)."""
+        now = self._clock.now()
+        replaced = []
+        for belief_id in belief_ids:
+            current = ledger.get(belief_id)
+            ended: datetime = max(current.valid_from, successor.valid_from)
+            replaced.append(
+                current.model_copy(
+                    update={
+                        "status": BeliefStatus.SUPERSEDED,
+                        "valid_to": ended,
+                        "superseded_by": successor.id,
+                        "updated_at": now,
+                    }
+                )
             )
-        )
-        ledger.put(updated)
-        tally.superseded += 1
-        tally.touched(updated.id)
-        self._emit(
+        updated = self._storage.memories.update_many(replaced)
+        for belief in updated:
+            ledger.put(belief)
+            tally.superseded += 1
+            tally.touched(belief.id)
+        self._emit_many(
             principal,
             session.id,
             EventType.MEMORY_SUPERSEDED,
-            {
-                "belief_id": updated.id,
-                "short_id": updated.short_id,
-                "superseded_by": successor.id,
-                "trigger": trigger,
-                "policy_version": self.policy_version,
-            },
+            [
+                {
+                    "belief_id": belief.id,
+                    "short_id": belief.short_id,
+                    "superseded_by": successor.id,
+                    "trigger": trigger,
+                    "policy_version": self.policy_version,
+                }
+                for belief in updated
+            ],
             tally,
         )
+
+    def _emit_many(
+        self,
+        principal: Principal,
+        session_id: str,
+        event_type: EventType,
+        payloads: Sequence[dict[str, JsonValue]],
+        tally: _Tally,
+    ) -> None:
+        """Append one memory event per payload, in one batch."""
+        stamped = self._writer.append_many(
+            event_type,
+            payloads,
+            principal=principal,
+            session_id=session_id,
+            actor=MEMORY_ACTOR,
+            trust=Trust.MEMORY,
+        )
+        for event in stamped:
+            tally.last_sequence = max(tally.last_sequence, event.sequence)
 
     def _emit(
         self,

@@ -220,6 +220,11 @@ class MemoryRetriever:
                 budget is not positive, the project name is invalid or ``as_of`` is naive.
         """
         _check_request(request)
+        # One connection for the arms and the trace write (on a tier with a pool).
+        with self._memories.pinned():
+            return self._recall(request)
+
+    def _recall(self, request: RecallRequest) -> RecallResult:
         budget = self.budget_for(request)
         now = self._clock.now()
         as_of = now if request.as_of is None else require_aware(request.as_of, "as_of")

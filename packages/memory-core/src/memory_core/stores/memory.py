@@ -12,7 +12,7 @@ import functools
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from typing import TypeVar
 
@@ -22,6 +22,7 @@ from memory_core.clock import require_aware
 from memory_core.domain import (
     Belief,
     BeliefStatus,
+    BeliefType,
     Event,
     Principal,
     RecallQuery,
@@ -38,7 +39,12 @@ from memory_core.errors import (
 )
 from memory_core.idle import is_idle
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
-from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
+from memory_core.tokenizer import (
+    lexemes,
+    normalize_subject,
+    subject_match_key,
+    term_lexeme_groups,
+)
 
 _Key = tuple[str, str]
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -148,6 +154,27 @@ class InMemoryEventLog:
             self._units.record(undo)
             return stamped
 
+    def append_many(self, events: Sequence[Event]) -> list[Event]:
+        """Store ``events`` with the next sequence numbers in order; all or nothing."""
+        checked = [revalidated(event) for event in events]
+        _one_principal([e.principal for e in checked], "append_many")
+        with self._lock:
+            ids: set[str] = set()
+            slots: set[tuple[_Key, str, str]] = set()
+            for event in checked:
+                if event.event_id in self._by_id or event.event_id in ids:
+                    raise DuplicateIdError("event", event.event_id)
+                ids.add(event.event_id)
+                slot = _idempotency_slot(event)
+                if slot is not None and (slot in self._by_key or slot in slots):
+                    raise ConflictError(
+                        f"session {event.session_id} already has an event with idempotency "
+                        f"key {slot[2]!r}; nothing of the batch was stored"
+                    )
+                if slot is not None:
+                    slots.add(slot)
+            return [self.append(event) for event in checked]
+
     def get(self, principal: Principal, event_id: str) -> Event | None:
         """Return the principal's event, or ``None`` (another principal's id is invisible)."""
         with self._lock:
@@ -212,6 +239,16 @@ class InMemoryEventLog:
 
 def _event_sequence(event: Event) -> int:
     return event.sequence
+
+
+def _one_principal(principals: Sequence[Principal], call: str) -> None:
+    """Refuse a batch spanning principals (``UsageError``), as every tier does."""
+    others = sorted({str(p) for p in principals if p != principals[0]})
+    if others:
+        raise UsageError(
+            f"{call} takes the records of one principal, got {principals[0]} and "
+            f"{', '.join(others)}; call it once per principal"
+        )
 
 
 def _idempotency_slot(event: Event) -> tuple[_Key, str, str] | None:
@@ -350,6 +387,8 @@ class InMemoryMemoryStore:
         self._by_principal: dict[_Key, dict[str, Belief]] = defaultdict(dict)
         self._lexemes: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._subjects: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        # subject_match_key -> ids, per principal: find_by_subject's exact lookup
+        self._subject_keys: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._head: dict[_Key, int] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
@@ -377,12 +416,14 @@ class InMemoryMemoryStore:
         for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
             self._lexemes[key][lexeme].add(belief.id)
         self._subjects[key][normalize_subject(belief.subject)].add(belief.id)
+        self._subject_keys[key][subject_match_key(belief.subject)].add(belief.id)
 
     def _unindex(self, belief: Belief) -> None:
         key = _key(belief.principal)
         for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
             self._lexemes[key][lexeme].discard(belief.id)
         self._subjects[key][normalize_subject(belief.subject)].discard(belief.id)
+        self._subject_keys[key][subject_match_key(belief.subject)].discard(belief.id)
 
     def put(self, belief: Belief) -> Belief:
         """Insert a new belief with a fresh store position."""
@@ -430,6 +471,21 @@ class InMemoryMemoryStore:
             self._units.record(undo)
             self._move_head(key, stamped.store_position)
             return stamped
+
+    def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """Replace existing beliefs, fresh positions in the order given; all or nothing."""
+        checked = [revalidated(belief) for belief in beliefs]
+        _one_principal([b.principal for b in checked], "update_many")
+        with self._lock:
+            seen: set[str] = set()
+            for belief in checked:
+                current = self._beliefs.get(belief.id)
+                if current is None or current.principal != belief.principal:
+                    raise NotFoundError(f"belief {belief.id} does not exist for this principal")
+                if belief.id in seen:
+                    raise ConflictError(f"belief {belief.id} appears twice in the batch")
+                seen.add(belief.id)
+            return [self.update(belief) for belief in checked]
 
     def update_in_place(self, belief: Belief) -> Belief:
         """Replace an existing belief of the same principal; it keeps its store position."""
@@ -565,6 +621,36 @@ class InMemoryMemoryStore:
         """The newest position the principal has written; 0 if none."""
         with self._lock:
             return self._head.get(_key(principal), 0)
+
+    def pinned(self) -> AbstractContextManager[None]:
+        """Nothing to share in memory: the block runs as it is."""
+        return nullcontext()
+
+    def find_by_subject(
+        self,
+        principal: Principal,
+        subjects: Sequence[str],
+        *,
+        belief_types: frozenset[BeliefType] | None = None,
+        scopes: Sequence[str] | None = None,
+        statuses: frozenset[BeliefStatus] | None = None,
+    ) -> list[Belief]:
+        """The principal's beliefs about one of ``subjects`` (by ``subject_match_key``), in
+        store-position order, optionally of these types, scopes and statuses."""
+        wanted_scopes = None if scopes is None else frozenset(scopes)
+        with self._lock:
+            index = self._subject_keys.get(_key(principal), {})
+            ids = set().union(*(index.get(subject_match_key(s), ()) for s in subjects))
+            found = [self._beliefs[belief_id] for belief_id in ids]
+        found = [
+            b
+            for b in found
+            if (belief_types is None or b.belief_type in belief_types)
+            and (wanted_scopes is None or b.scope in wanted_scopes)
+            and (statuses is None or b.status in statuses)
+        ]
+        found.sort(key=lambda b: b.store_position)
+        return found
 
 
 def _aware_cuts(cuts: Mapping[str, datetime] | None) -> dict[str, datetime] | None:

@@ -182,3 +182,46 @@ def test_page_refuses_a_limit_below_one(storage: Storage, alice: Principal) -> N
 def test_an_empty_log_reads_empty(storage: Storage, alice: Principal) -> None:
     assert storage.events.page(alice) == []
     assert storage.events.read_session(alice, "s-1") == []
+
+
+# -- append_many -------------------------------------------------------------------------------
+
+
+def test_append_many_stamps_increasing_sequences_in_the_order_given(
+    storage: Storage, make_event: MakeEvent, alice: Principal
+) -> None:
+    first = storage.events.append(make_event(alice))
+    batch = [
+        make_event(alice, event_type="memory.superseded", payload={"n": n, "x": 1.0})
+        for n in range(3)
+    ]
+    stamped = storage.events.append_many(batch)
+    assert [e.event_id for e in stamped] == [e.event_id for e in batch]
+    sequences = [e.sequence for e in stamped]
+    assert sequences[0] > first.sequence
+    assert all(a < b for a, b in itertools.pairwise(sequences))
+    assert storage.events.read_session(alice, "s-1") == [first, *stamped]
+    assert storage.events.append_many([]) == []
+
+
+def test_append_many_writes_nothing_when_one_event_cannot_be_appended(
+    storage: Storage, make_event: MakeEvent, alice: Principal, bob: Principal
+) -> None:
+    held = storage.events.append(make_event(alice, payload={"text": "a", "idempotency_key": "k"}))
+    fresh = make_event(alice)
+    twice = make_event(alice)
+    key_again = make_event(alice, payload={"text": "b", "idempotency_key": "k"})
+    for batch, error in (
+        ([fresh, make_event(alice, event_id=held.event_id)], ConflictError),
+        ([fresh, twice, twice], ConflictError),
+        ([fresh, key_again], ConflictError),
+        ([fresh, make_event(bob)], UsageError),
+    ):
+        with pytest.raises(error):
+            storage.events.append_many(batch)
+        assert storage.events.read_session(alice, "s-1") == [held]
+    with storage.unit_of_work():  # a refused batch leaves the unit usable
+        with pytest.raises(ConflictError):
+            storage.events.append_many([fresh, key_again])
+        kept = storage.events.append(fresh)
+    assert storage.events.read_session(alice, "s-1") == [held, kept]

@@ -426,3 +426,135 @@ def test_head_position_tracks_the_principals_own_writes_only(
     assert storage.memories.head_position(alice) == rejected.store_position
     assert storage.memories.head_position(bob) == bobs.store_position
     assert storage.memories.head_position(Principal("tenant-2", "alice")) == 0
+
+
+# -- pinned ------------------------------------------------------------------------------------
+
+
+class _Undo(Exception):
+    pass
+
+
+def test_calls_inside_a_pinned_block_behave_as_they_do_outside(
+    storage: Storage, make_belief: MakeBelief, alice: Principal
+) -> None:
+    with storage.memories.pinned():
+        kept = storage.memories.put(make_belief(alice, statement="User drinks espresso."))
+        assert storage.memories.get(alice, kept.id) == kept
+        assert _ids(storage.memories.search(_query(alice, terms=("espresso",)))) == [kept.id]
+        try:
+            with storage.unit_of_work():
+                storage.memories.put(make_belief(alice))
+                raise _Undo
+        except _Undo:
+            pass
+        with storage.memories.pinned():  # nested: still the same behaviour
+            assert storage.memories.list_beliefs(alice) == [kept]
+    assert storage.memories.list_beliefs(alice) == [kept]
+    assert storage.memories.head_position(alice) == kept.store_position
+
+
+# -- find_by_subject ---------------------------------------------------------------------------
+
+
+def test_find_by_subject_matches_the_subject_key_exactly_in_store_order(
+    storage: Storage, make_belief: MakeBelief, alice: Principal, bob: Principal
+) -> None:
+    put = storage.memories.put
+    plain = put(make_belief(alice, subject="coffee"))
+    put(make_belief(alice, subject="coffee maker"))
+    dotted = put(make_belief(alice, subject="Coffee."))
+    put(make_belief(alice, subject="coffees"))
+    spaced = put(make_belief(alice, subject="  COFFEE \t!? "))
+    put(make_belief(bob, subject="coffee"))
+    other = put(make_belief(alice, subject="tea"))
+
+    for asked in (["coffee"], ["Coffee!"], [" coffee ", "COFFEE"]):
+        found = storage.memories.find_by_subject(alice, asked)
+        assert _ids(found) == [plain.id, dotted.id, spaced.id]
+    assert _ids(storage.memories.find_by_subject(alice, ["tea.", "coffee"])) == [
+        plain.id,
+        dotted.id,
+        spaced.id,
+        other.id,
+    ]
+    assert storage.memories.find_by_subject(alice, ["coffee maker"])[0].subject == "coffee maker"
+    assert storage.memories.find_by_subject(alice, ["espresso"]) == []
+    assert storage.memories.find_by_subject(alice, []) == []
+    # an update moves the belief to its fresh position
+    moved = storage.memories.update(plain.model_copy(update={"statement": "User likes coffee."}))
+    assert _ids(storage.memories.find_by_subject(alice, ["coffee"])) == [
+        dotted.id,
+        spaced.id,
+        moved.id,
+    ]
+    assert storage.memories.find_by_subject(alice, ["coffee"])[-1] == moved
+
+
+def test_find_by_subject_filters_by_type_scope_and_status(
+    storage: Storage, make_belief: MakeBelief, alice: Principal
+) -> None:
+    put = storage.memories.put
+    preference = put(make_belief(alice, subject="editor"))
+    fact = put(make_belief(alice, subject="editor", belief_type=BeliefType.FACT))
+    project = put(make_belief(alice, subject="editor", scope="project:orbit"))
+    retired = put(make_belief(alice, subject="editor", status=BeliefStatus.RETIRED))
+    find = functools.partial(storage.memories.find_by_subject, alice, ["editor"])
+
+    assert _ids(find()) == [preference.id, fact.id, project.id, retired.id]
+    assert _ids(find(belief_types=frozenset({BeliefType.FACT}))) == [fact.id]
+    assert _ids(find(scopes=["project:orbit", "general"])) == [project.id]
+    assert _ids(find(statuses=LIVE_STATUSES)) == [preference.id, fact.id, project.id]
+    assert _ids(
+        find(
+            belief_types=frozenset({BeliefType.PREFERENCE}),
+            scopes=["user"],
+            statuses=frozenset({BeliefStatus.RETIRED}),
+        )
+    ) == [retired.id]
+    assert find(belief_types=frozenset()) == []
+    assert find(scopes=[]) == []
+    assert find(statuses=frozenset()) == []
+
+
+# -- update_many -------------------------------------------------------------------------------
+
+
+def test_update_many_gives_fresh_positions_in_the_order_given(
+    storage: Storage, make_belief: MakeBelief, alice: Principal
+) -> None:
+    a, b, c = (storage.memories.put(make_belief(alice, subject=f"s{n}")) for n in range(3))
+    changed = [
+        c.model_copy(update={"status": BeliefStatus.SUPERSEDED, "superseded_by": a.id}),
+        a.model_copy(update={"statement": "User prefers long answers.", "confidence": 0.5}),
+    ]
+    updated = storage.memories.update_many(changed)
+    assert [u.id for u in updated] == [c.id, a.id]
+    assert b.store_position < updated[0].store_position < updated[1].store_position
+    assert [storage.memories.get(alice, u.id) for u in updated] == updated
+    assert updated[0] == changed[0].model_copy(update={"store_position": updated[0].store_position})
+    assert _ids(storage.memories.list_beliefs(alice)) == [b.id, c.id, a.id]
+    assert storage.memories.head_position(alice) == updated[1].store_position
+    assert storage.memories.update_many([]) == []
+
+
+def test_update_many_changes_nothing_when_one_belief_cannot_be_updated(
+    storage: Storage, make_belief: MakeBelief, alice: Principal, bob: Principal
+) -> None:
+    a = storage.memories.put(make_belief(alice))
+    bobs = storage.memories.put(make_belief(bob))
+    edited = a.model_copy(update={"statement": "User prefers long answers."})
+    for batch, error in (
+        ([edited, make_belief(alice)], NotFoundError),
+        ([edited, bobs.model_copy(update={"principal_id": alice.principal_id})], NotFoundError),
+        ([edited, edited], ConflictError),
+        ([edited, bobs], UsageError),
+    ):
+        with pytest.raises(error):
+            storage.memories.update_many(batch)
+        assert storage.memories.list_beliefs(alice) == [a]
+    with storage.unit_of_work():  # a refused batch leaves the unit usable
+        with pytest.raises(NotFoundError):
+            storage.memories.update_many([edited, make_belief(alice)])
+        kept = storage.memories.update(edited)
+    assert storage.memories.list_beliefs(alice) == [kept]

@@ -1,0 +1,70 @@
+"""How the PostgreSQL tier uses its pool: one connection per recall, liveness after idle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+
+from memory_core import Belief, Principal, SequentialIdFactory
+from memory_core.clock import FixedClock
+from memory_core.profiles import load_profiles
+from memory_core.retrieval import MemoryRetriever, RecallRequest
+from memory_store_pg import temporary_storage
+
+pytestmark = pytest.mark.postgres
+
+ALICE = Principal("tenant-1", "alice")
+
+
+def _checkouts(engine: sa.Engine) -> list[int]:
+    counted: list[int] = []
+
+    @sa.event.listens_for(engine, "checkout")
+    def _count(*_args: Any) -> None:
+        counted.append(1)
+
+    return counted
+
+
+def test_a_recall_takes_one_connection_for_its_arms_and_its_trace(
+    postgres_url: str, make_belief: Callable[..., Belief]
+) -> None:
+    with temporary_storage(postgres_url) as storage:
+        storage.memories.put(
+            make_belief(ALICE, subject="coffee", statement="User drinks espresso daily.")
+        )
+        storage.memories.put(make_belief(ALICE, statement="User prefers concise answers."))
+        retriever = MemoryRetriever(
+            memories=storage.memories,
+            traces=storage.traces,
+            clock=FixedClock(datetime(2026, 6, 1, tzinfo=UTC)),
+            ids=SequentialIdFactory(namespace="pinned"),
+            profiles=load_profiles(),
+            timer=lambda: 0.0,
+        )
+        counted = _checkouts(storage.engine)
+        result = retriever.recall(
+            RecallRequest(principal=ALICE, moment="in_turn", text="What coffee do I drink?")
+        )
+        assert len(counted) == 1  # the arms and the trace write shared one connection
+        assert result.trace.returned
+        assert storage.traces.get(ALICE, result.trace.trace_id) == result.trace
+
+
+def test_a_pooled_connection_dropped_while_idle_is_replaced_before_use(
+    postgres_url: str,
+) -> None:
+    with temporary_storage(postgres_url, idle_ping_seconds=0.0) as storage:
+        assert storage.schema is not None
+        storage.memories.head_position(ALICE)  # one connection now sits in the pool
+        with storage.engine.connect() as connection:
+            pid = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
+        # the checkout pings the idle connection, finds it dead and connects afresh
+        assert storage.memories.head_position(ALICE) == 0
