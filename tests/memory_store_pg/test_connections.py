@@ -10,8 +10,9 @@ import psycopg
 import pytest
 import sqlalchemy as sa
 
-from memory_core import Belief, Principal, SequentialIdFactory
+from memory_core import Belief, Principal
 from memory_core.clock import FixedClock
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import load_profiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest
 from memory_store_pg import temporary_storage
