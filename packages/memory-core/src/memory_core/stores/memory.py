@@ -11,7 +11,7 @@ import bisect
 import functools
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TypeVar
@@ -38,7 +38,8 @@ from memory_core.errors import (
 )
 from memory_core.idle import is_idle
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
-from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
+from memory_core.stores._lexical_index import PrincipalIndex, indexed
+from memory_core.tokenizer import normalize_subject, term_lexeme_groups
 
 _Key = tuple[str, str]
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -100,6 +101,11 @@ class _UnitLog:
             self._savepoints.pop()
             if not self._savepoints:
                 self._undo.clear()  # the outermost unit committed: nothing left to undo
+
+    @property
+    def in_unit(self) -> bool:
+        """True while a unit of work is open (its undo steps may still run)."""
+        return bool(self._savepoints)
 
 
 class InMemoryEventLog:
@@ -335,11 +341,12 @@ class InMemorySessionStore:
 
 
 class InMemoryMemoryStore:
-    """Beliefs with a per-principal inverted index (lexeme -> ids) and subject index.
+    """Beliefs with a per-principal lexeme and subject index (``PrincipalIndex``).
 
     Each principal's beliefs are kept in store-position order (a put appends, an update moves
-    the belief to the end, since it takes the newest position), so a newest-first search walks
-    them backwards and stops at its limit instead of sorting the principal's whole store.
+    the belief to the end, since it takes the newest position), and so are the index's posting
+    lists, so every newest-first search walks backwards and stops at its limit instead of
+    collecting and sorting every match.
     """
 
     def __init__(self, unit_log: _UnitLog | None = None) -> None:
@@ -348,8 +355,7 @@ class InMemoryMemoryStore:
         self._position = 0
         self._beliefs: dict[str, Belief] = {}
         self._by_principal: dict[_Key, dict[str, Belief]] = defaultdict(dict)
-        self._lexemes: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-        self._subjects: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._indexes: dict[_Key, PrincipalIndex] = defaultdict(PrincipalIndex)
         self._head: dict[_Key, int] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
@@ -373,16 +379,15 @@ class InMemoryMemoryStore:
         self._units.record(undo)
 
     def _index(self, belief: Belief) -> None:
-        key = _key(belief.principal)
-        for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
-            self._lexemes[key][lexeme].add(belief.id)
-        self._subjects[key][normalize_subject(belief.subject)].add(belief.id)
+        self._indexes[_key(belief.principal)].add(indexed(belief))
 
     def _unindex(self, belief: Belief) -> None:
-        key = _key(belief.principal)
-        for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
-            self._lexemes[key][lexeme].discard(belief.id)
-        self._subjects[key][normalize_subject(belief.subject)].discard(belief.id)
+        self._indexes[_key(belief.principal)].remove(belief.store_position)
+
+    def _compact(self, key: _Key) -> None:
+        """Drop the principal's stale postings when they dominate, outside a unit of work."""
+        if not self._units.in_unit:
+            self._indexes[key].compact_if_stale()
 
     def put(self, belief: Belief) -> Belief:
         """Insert a new belief with a fresh store position."""
@@ -429,6 +434,7 @@ class InMemoryMemoryStore:
 
             self._units.record(undo)
             self._move_head(key, stamped.store_position)
+            self._compact(key)
             return stamped
 
     def update_in_place(self, belief: Belief) -> Belief:
@@ -453,6 +459,7 @@ class InMemoryMemoryStore:
                 self._index(current)
 
             self._units.record(undo)
+            self._compact(_key(kept.principal))
             return kept
 
     def get(self, principal: Principal, belief_id: str) -> Belief | None:
@@ -482,35 +489,26 @@ class InMemoryMemoryStore:
     def search(self, query: RecallQuery) -> list[Belief]:
         """Principal, scope, status, validity and position predicates, then any-term lexical.
 
-        Newest store position first, capped at ``query.limit``. Two plans with one answer:
-        with no lexical predicate, or when the lexical matches are many, the principal's
-        beliefs are walked newest-first and the walk stops at the limit; when the matches are
-        few, they are read from the index, filtered and sorted.
+        Newest store position first, capped at ``query.limit``. With no lexical predicate the
+        principal's beliefs are walked newest-first; with one, the posting lists of the terms'
+        lexemes and of the named subjects are merged newest-first. Either walk stops at the
+        limit, so its cost follows the limit, not how many records a common word indexes.
         """
         key = _key(query.principal)
         scopes = frozenset(query.scopes)
         with self._lock:
-            owned = self._by_principal.get(key, {})
             if query.terms is None:
-                return _newest_passing(owned, query, scopes, candidate_ids=None)
-            candidate_ids: set[str] = set()
-            index = self._lexemes.get(key, {})
-            for group in term_lexeme_groups(query.terms):
-                # One term matches a record holding all of its lexemes (plainto_tsquery);
-                # intersect from the shortest posting list.
-                postings = sorted((index.get(lexeme, _NO_IDS) for lexeme in group), key=len)
-                candidate_ids |= postings[0].intersection(*postings[1:])
-            subjects = self._subjects.get(key, {})
-            for subject in query.subjects:
-                candidate_ids |= subjects.get(normalize_subject(subject), _NO_IDS)
-            matches = len(candidate_ids)
-            if matches * matches * _WALK_COST_RATIO >= query.limit * len(owned):
-                return _newest_passing(owned, query, scopes, candidate_ids=candidate_ids)
-            hits = [
-                owned[i] for i in candidate_ids if i in owned and _passes(owned[i], query, scopes)
-            ]
-        hits.sort(key=lambda b: b.store_position, reverse=True)
-        return hits[: query.limit]
+                owned = self._by_principal.get(key, {})
+                return _first_passing(reversed(owned.values()), query, scopes)
+            index = self._indexes.get(key)
+            if index is None:
+                return []
+            matches = index.newest(
+                term_lexeme_groups(query.terms),
+                [normalize_subject(subject) for subject in query.subjects],
+                query.min_store_position,
+            )
+            return _first_passing(matches, query, scopes)
 
     def list_idle(
         self,
@@ -588,30 +586,16 @@ def _insert_in_position_order(owned: dict[str, Belief], belief: Belief) -> None:
     owned.update((b.id, b) for b in rows)
 
 
-_NO_IDS: frozenset[str] = frozenset()
-
-_WALK_COST_RATIO = 10
-"""How much dearer a match is to the sort plan than a visited belief is to the walk.
-
-The walk visits about ``limit * beliefs / matches`` beliefs (a set lookup each, a predicate
-check for the matches); the sort checks and orders every match. The walk is chosen when
-``matches**2 * _WALK_COST_RATIO >= limit * beliefs``. Both plans give the same answer."""
-
-
-def _newest_passing(
-    owned: dict[str, Belief],
-    query: RecallQuery,
-    scopes: frozenset[str],
-    *,
-    candidate_ids: set[str] | None,
+def _first_passing(
+    newest_first: Iterable[Belief], query: RecallQuery, scopes: frozenset[str]
 ) -> list[Belief]:
-    """Up to ``query.limit`` passing beliefs (among ``candidate_ids`` when given), newest
-    first, walking ``owned`` (in store-position order) backwards."""
+    """Up to ``query.limit`` of ``newest_first`` (in store-position order, newest first) that
+    pass the query's predicates; the walk stops at the limit or at the position cursor."""
     hits: list[Belief] = []
-    for belief in reversed(owned.values()):
+    for belief in newest_first:
         if belief.store_position <= query.min_store_position:
             break  # every older belief is at or below the cursor too
-        if (candidate_ids is None or belief.id in candidate_ids) and _passes(belief, query, scopes):
+        if _passes(belief, query, scopes):
             hits.append(belief)
             if len(hits) >= query.limit:
                 break
