@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.memory_manage",
     "memory_cli.bench_recall",
     "memory_cli.bench_delta",
+    "memory_cli.bench_perf",
     "memory_cli.report",
 )
 """Modules whose ``register(groups)`` adds their subcommands."""

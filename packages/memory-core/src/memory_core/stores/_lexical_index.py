@@ -66,6 +66,11 @@ def _holds_group(group: frozenset[str]) -> Callable[[IndexedBelief], bool]:
     return lambda entry: all(lexeme in entry.lexemes for lexeme in group)
 
 
+def _holds_subject(subject: str) -> Callable[[IndexedBelief], bool]:
+    """Whether a record's normalized subject is ``subject``."""
+    return lambda entry: entry.subject == subject
+
+
 class PrincipalIndex:
     """Positions of one principal's records by lexeme and by normalized subject."""
 
@@ -117,15 +122,14 @@ class PrincipalIndex:
         (normalized), newest store position first, down to (not including) ``floor``."""
         streams: list[Iterator[int]] = []
         for group in groups:
-            lists = [self._lexemes.get(lexeme) for lexeme in group]
-            if any(not postings for postings in lists):
-                continue  # a lexeme no record holds: the group matches nothing
-            shortest = min(lists, key=len)  # type: ignore[arg-type, return-value]
-            streams.append(self._walk(shortest, floor, _holds_group(group)))
+            lists = [self._lexemes.get(lexeme, []) for lexeme in group]
+            shortest = min(lists, key=len)
+            if shortest:  # else a lexeme no record holds: the group matches nothing
+                streams.append(self._walk(shortest, floor, _holds_group(group)))
         for subject in dict.fromkeys(subjects):
             postings = self._subjects.get(subject)
             if postings:
-                streams.append(self._walk(postings, floor, lambda e, s=subject: e.subject == s))
+                streams.append(self._walk(postings, floor, _holds_subject(subject)))
         if not streams:
             return
         merged = streams[0] if len(streams) == 1 else heapq.merge(*streams, reverse=True)
