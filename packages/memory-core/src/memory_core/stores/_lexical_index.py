@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 
 from memory_core.domain import Belief
-from memory_core.tokenizer import lexemes, normalize_subject
+from memory_core.tokenizer import distinct_lexemes, normalize_subject
 
 _COMPACT_FLOOR = 4096
 """Stale postings always tolerated (a rebuild costs every posting, so it is not run for few)."""
@@ -44,7 +44,8 @@ class IndexedBelief:
 
 def indexed(belief: Belief) -> IndexedBelief:
     """``belief`` with its lexemes and normalized subject computed (once) and interned."""
-    text_lexemes = tuple(sys.intern(x) for x in lexemes(f"{belief.subject} {belief.statement}"))
+    text = f"{belief.subject} {belief.statement}"
+    text_lexemes = tuple(sys.intern(lexeme) for lexeme in distinct_lexemes(text))
     return IndexedBelief(belief, text_lexemes, sys.intern(normalize_subject(belief.subject)))
 
 
