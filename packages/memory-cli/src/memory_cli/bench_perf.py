@@ -85,6 +85,9 @@ def _report_json(args: argparse.Namespace) -> str:
         seed=args.seed,
     )
     tiers = ("memory", "postgres") if args.storage == "both" else (args.storage,)
+    if "postgres" in tiers:
+        with _tier_opener(args.url)("postgres"):
+            pass  # a missing URL or an unreachable server fails now, not after the memory tier
     report = run_perf_lane(sizes, tiers=tiers, open_tier=_tier_opener(args.url))
     text = report.model_dump_json(indent=2)
     write_new_text(path, text + "\n")

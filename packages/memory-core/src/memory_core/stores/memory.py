@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import sys
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -359,10 +360,7 @@ class InMemoryMemoryStore:
         self._head: dict[_Key, int] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
-        # Re-validate at the store boundary (see ``revalidated``).
-        stamped = Belief.model_validate(
-            {**belief.model_dump(), "store_position": self._position + 1}
-        )
+        stamped = _stored(belief, self._position + 1)
         self._position += 1  # never rolled back: a rolled-back position leaves a gap
         return stamped
 
@@ -443,9 +441,7 @@ class InMemoryMemoryStore:
             current = self._beliefs.get(belief.id)
             if current is None or current.principal != belief.principal:
                 raise NotFoundError(f"belief {belief.id} does not exist for this principal")
-            kept = Belief.model_validate(
-                {**belief.model_dump(), "store_position": current.store_position}
-            )
+            kept = _stored(belief, current.store_position)
             owned = self._by_principal[_key(kept.principal)]
             self._unindex(current)
             self._beliefs[kept.id] = kept
@@ -563,6 +559,32 @@ class InMemoryMemoryStore:
         """The newest position the principal has written; 0 if none."""
         with self._lock:
             return self._head.get(_key(principal), 0)
+
+
+_INTERNED_FIELDS = ("tenant_id", "principal_id", "subject", "scope", "source_session_id")
+"""Belief fields whose values repeat across a principal's records: stored interned."""
+
+_ALL_BELIEF_FIELDS: set[str] = set(Belief.model_fields)
+"""The fields set of every stored belief (each is validated from a full dump), held once."""
+
+
+def _stored(belief: Belief, position: int) -> Belief:
+    """``belief`` at ``position``, validated again at the store boundary (see ``revalidated``)
+    and held compactly: repeating strings interned, and the fields-set record pydantic keeps
+    per instance (every field, for a record validated from a full dump) shared by all.
+
+    A frozen model never mutates its fields set and ``model_copy`` copies it, so sharing one
+    set is invisible to readers; it is most of what an instance costs besides its values.
+    """
+    data = belief.model_dump()
+    for name in _INTERNED_FIELDS:
+        if data[name] is not None:
+            data[name] = sys.intern(data[name])
+    data["store_position"] = position
+    stored = Belief.model_validate(data)
+    if stored.__pydantic_fields_set__ == _ALL_BELIEF_FIELDS:
+        object.__setattr__(stored, "__pydantic_fields_set__", _ALL_BELIEF_FIELDS)
+    return stored
 
 
 def _aware_cuts(cuts: Mapping[str, datetime] | None) -> dict[str, datetime] | None:
