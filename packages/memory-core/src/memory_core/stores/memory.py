@@ -474,13 +474,12 @@ class InMemoryMemoryStore:
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:
-        """The principal's beliefs in store-position order."""
+        """The principal's beliefs in store-position order (the order they are kept in)."""
         with self._lock:
-            rows = list(self._by_principal.get(_key(principal), {}).values())
-        if statuses is not None:
-            rows = [b for b in rows if b.status in statuses]
-        rows.sort(key=lambda b: b.store_position)
-        return rows
+            owned = self._by_principal.get(_key(principal), {}).values()
+            if statuses is None:
+                return list(owned)
+            return [b for b in owned if b.status in statuses]
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Principal, scope, status, validity and position predicates, then any-term lexical.
