@@ -203,7 +203,12 @@ class ZipfWords:
         self.rng = random.Random(f"{RECALL_BENCHMARK_VERSION}/{stream}/{seed}")
 
     def draw(self) -> str:
+        """One word, rank ``r`` drawn with weight ``1/r``."""
         return self.rng.choices(self._words, cum_weights=self._cumulative)[0]
+
+    def draw_uniform(self) -> str:
+        """One word, every rank alike (a typical word rather than a typically common one)."""
+        return self.rng.choice(self._words)
 
 
 def _weighted(rng: random.Random, table: Sequence[tuple[_T, int]]) -> _T:

@@ -55,7 +55,7 @@ from memory_core.retrieval.query import QueryFormer
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
-PERF_LANE_VERSION: Final = "perf-lane@1"
+PERF_LANE_VERSION: Final = "perf-lane@2"
 """Version of the lane's procedure; a change makes its figures incomparable."""
 
 RECALL_TARGET: Final = 1.5

@@ -1,8 +1,12 @@
 """The mutating workloads the perf lane times on a loaded store: consolidation and reject.
 
 ``FormationWorkload`` opens sessions of ``turns`` generated user messages (preferences,
-decisions, relationships in the recall benchmark's vocabulary, so deterministic formation
-forms from them and its ledger meets the store's beliefs) ahead of time, untimed; a timed call
+decisions, tools, runbooks in the recall benchmark's vocabulary, so deterministic formation
+forms from them and its ledger meets the store's beliefs) ahead of time, untimed. Their words
+are drawn uniformly from the vocabulary: the generated store holds its common words' subjects
+dozens of times over, all live (no formation ever consolidated them), so Zipf-drawn turns
+would time a one-off clean-up of hundreds of supersessions rather than a session (which is why
+no turn names a relationship: the store's seven roles each hold thousands); a timed call
 consolidates one of them (``MemoryAPI.run``). ``RejectWorkload`` rejects, per timed call, one
 of the store's newest live beliefs (``MemoryAPI.reject``), chosen ahead of time.
 """
@@ -19,11 +23,9 @@ from memory_core.ports import Storage
 _TURN_TEMPLATES: Final = (
     "I prefer {a} for {b}.",
     "We decided to use {a} for the {b} {c}.",
-    "My {role} is {A} {B}.",
     "I use {a} for {b} and {c}.",
     "The {a} runbook is at docs/{a}/{b}.md.",
 )
-_ROLES: Final = ("manager", "dentist", "sister", "mentor", "landlord", "coach", "partner")
 _ALL_SCOPES: Final = ("user", "general", scope_for_project(BENCH_PROJECT))
 
 
@@ -33,9 +35,8 @@ def generate_turns(count: int, *, seed: int, stream: str) -> tuple[str, ...]:
     turns = []
     for _ in range(count):
         template = words.rng.choice(_TURN_TEMPLATES)
-        a, b, c = words.draw(), words.draw(), words.draw()
-        role = words.rng.choice(_ROLES)
-        turns.append(template.format(a=a, b=b, c=c, A=a.capitalize(), B=b.capitalize(), role=role))
+        a, b, c = words.draw_uniform(), words.draw_uniform(), words.draw_uniform()
+        turns.append(template.format(a=a, b=b, c=c))
     return tuple(turns)
 
 
