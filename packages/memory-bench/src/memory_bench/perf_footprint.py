@@ -1,7 +1,7 @@
 """Two perf-lane figures that need no loaded store: bytes per belief, and CLI start-up.
 
 ``bytes_per_belief`` traces (``tracemalloc``) every allocation made while generated beliefs
-are loaded into a fresh in-memory tier and reports what the tier still holds per belief after
+are loaded into an empty in-memory tier and reports what the tier still holds per belief after
 a collection. ``startup_comparison`` times, in alternation, the deterministic benchmark arm
 and a bare ``import memory_cli.app`` as subprocesses of this interpreter.
 """
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memory_bench.perf import BENCH_PRINCIPAL, generate_beliefs, load_beliefs
 from memory_bench.perf_compare import Comparison, compare
 from memory_core.errors import UsageError
+from memory_core.ports import Storage
 
 FOOTPRINT_BEFORE_BYTES: Final = 4256.0
 """Bytes per belief this lane measured at c275455, before issue 19 (20,000 beliefs, seed 0); the
@@ -55,26 +56,22 @@ class Footprint(BaseModel):
     meets: bool
 
 
-def bytes_per_belief(count: int, *, seed: int) -> Footprint:
-    """Load ``count`` generated beliefs into a fresh in-memory tier under ``tracemalloc``.
+def bytes_per_belief(storage: Storage, count: int, *, seed: int) -> Footprint:
+    """Load ``count`` generated beliefs into the empty ``storage`` under ``tracemalloc``.
 
     Raises:
         UsageError: ``count`` is below 1.
     """
-    from memory_core import InMemoryStorage
-
     if count < 1:
         raise UsageError(f"footprint beliefs must be at least 1, got {count}")
     gc.collect()
     tracemalloc.start()
     try:
-        storage = InMemoryStorage()
         load_beliefs(storage, generate_beliefs(BENCH_PRINCIPAL, count, seed=seed))
         gc.collect()
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    del storage
     per = held / count
     return Footprint(
         beliefs=count,

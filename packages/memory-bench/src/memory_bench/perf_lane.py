@@ -285,7 +285,8 @@ def run_perf_lane(
     comparisons: list[Comparison] = []
     for name in tiers:
         comparisons.extend(_tier_figures(name, open_tier, sizes, loads))
-    footprint = bytes_per_belief(sizes.footprint, seed=sizes.seed)
+    with open_tier("memory") as tier:
+        footprint = bytes_per_belief(tier.storage, sizes.footprint, seed=sizes.seed)
     if sizes.startup_rounds:
         comparisons.append(startup_comparison(rounds=sizes.startup_rounds))
     return PerfReport(

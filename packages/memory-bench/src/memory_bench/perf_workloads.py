@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from memory_bench.harness import build_eval_composition
 from memory_bench.perf import BENCH_NOW, BENCH_PRINCIPAL, BENCH_PROJECT, ZipfWords
-from memory_core.bootstrap import Composition, build
+from memory_core.bootstrap import Composition
 from memory_core.domain import LIVE_STATUSES, RecallQuery, scope_for_project
 from memory_core.ports import Storage
 
@@ -42,13 +43,8 @@ def generate_turns(count: int, *, seed: int, stream: str) -> tuple[str, ...]:
 
 def compose(storage: Storage, name: str) -> Composition:
     """A deterministic composition over ``storage`` for the bench principal (ids named ``name``)."""
-    return build(
-        storage=storage,
-        principal=BENCH_PRINCIPAL,
-        fixed_clock_at=BENCH_NOW,
-        sequential_ids=True,
-        id_namespace=f"perf-lane/{name}",
-        formation_mode="off",
+    return build_eval_composition(
+        BENCH_NOW, storage=storage, principal=BENCH_PRINCIPAL, id_namespace=f"perf-lane/{name}"
     )
 
 
