@@ -223,3 +223,21 @@ def wheel_install(session: nox.Session) -> None:
     session.run(agent, "--version")
     session.run(agent, "eval", "memory-benchmark", "--deterministic-only", silent=True)
     session.run(agent, "eval", "memory-formation", silent=True)
+
+
+@nox.session(default=False)
+def perf(session: nox.Session) -> None:
+    """The perf lane (opt-in): every issue-19 figure on both tiers beside its peer, as ratios
+    measured side by side (``agent bench perf``): JSON report plus a table of medians with
+    min-max. PostgreSQL runs in temporary schemas of ``MEMORY_DATABASE_URL`` (default: the
+    test server). Arguments pass through, e.g. ``nox -s perf -- --beliefs 2000 --output
+    perf.json`` or ``-- --storage memory``.
+    """
+    _sync(session)
+    url = os.environ.get("MEMORY_DATABASE_URL") or os.environ.get(
+        "MEMORY_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"
+    )
+    args = list(session.posargs)
+    if _option_value(args, "--url") is None and _option_value(args, "--storage") != "memory":
+        args += ["--url", url]
+    session.run("agent", "bench", "perf", *args)

@@ -1,12 +1,14 @@
-"""The in-memory search's two plans answer exactly as a naive filter-and-sort reference.
+"""The in-memory search answers exactly as a naive filter-and-sort reference.
 
-``InMemoryMemoryStore.search`` walks a principal's position-ordered beliefs newest-first
-(no lexical predicate, or many possible matches) or collects matches from the inverted index
-and sorts them (few possible matches). Whatever the plan, the answer must be the reference's:
-every belief of the principal passing the predicates, newest store position first, capped.
-Hypothesis drives puts, updates (which move a belief to the newest position) and failed units
-of work (which restore, and so rebuild, the order) with a vocabulary where one word is in
-nearly every belief and others are rare, so both plans run.
+``InMemoryMemoryStore.search`` walks a principal's position-ordered beliefs newest-first (no
+lexical predicate), or merges the position-ordered posting lists of the query's lexemes and
+subjects newest-first, skipping postings left stale by updates. Either way the answer must be
+the reference's: every belief of the principal passing the predicates, newest store position
+first, capped. Hypothesis drives puts, updates (which move a belief to the newest position and
+may change its words), in-place updates (which keep the position and may change its words) and
+failed units of work (which restore the previous records) with a vocabulary where one word is
+in nearly every belief and others are rare; it runs once with the shipped compaction threshold
+and once compacting the posting lists whenever any posting is stale.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 
 from memory_core import Authority, Belief, BeliefStatus, BeliefType, InMemoryStorage, Principal
 from memory_core.domain import RecallQuery
-from memory_core.stores import memory as memory_module
+from memory_core.stores import _lexical_index as lexical_index
 from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -32,7 +34,7 @@ SUBJECTS = ("answer style", "home city", "Editor")
 
 @dataclass(frozen=True, kw_only=True)
 class Op:
-    kind: str  # "put", "update" or "failed_unit"
+    kind: str  # "put", "update", "in_place" or "failed_unit"
     owner: int
     target: int
     scope: str
@@ -44,7 +46,7 @@ class Op:
 ops = st.lists(
     st.builds(
         Op,
-        kind=st.sampled_from(("put", "put", "put", "update", "failed_unit")),
+        kind=st.sampled_from(("put", "put", "put", "update", "in_place", "failed_unit")),
         owner=st.integers(0, len(OWNERS) - 1),
         target=st.integers(0, 1000),
         scope=st.sampled_from(SCOPES),
@@ -91,23 +93,31 @@ def _belief(index: int, owner: Principal, op: Op) -> Belief:
     )
 
 
+def _changed(current: Belief, op: Op) -> Belief:
+    statement = " ".join(("User", "uses", *op.words)) + "."
+    fields = {"status": op.status, "scope": op.scope, "subject": op.subject}
+    return current.model_copy(update={**fields, "statement": statement})
+
+
 def _apply(storage: InMemoryStorage, operations: list[Op]) -> list[Belief]:
     """Run the operations; return the beliefs a reference reads (latest version of each)."""
     latest: dict[str, Belief] = {}
     for number, op in enumerate(operations):
         owner = OWNERS[op.owner]
         mine = [b for b in latest.values() if b.principal == owner]
-        if op.kind == "update" and mine:
-            current = mine[op.target % len(mine)]
-            changed = current.model_copy(
-                update={"status": op.status, "scope": op.scope, "subject": op.subject}
-            )
-            stored = storage.memories.update(changed)
+        if op.kind in ("update", "in_place") and mine:
+            changed = _changed(mine[op.target % len(mine)], op)
+            if op.kind == "update":
+                stored = storage.memories.update(changed)
+            else:
+                stored = storage.memories.update_in_place(changed)
             latest[stored.id] = stored
         elif op.kind == "failed_unit":
             try:
                 with storage.unit_of_work():
                     storage.memories.put(_belief(10_000 + number, owner, op))
+                    if mine:
+                        storage.memories.update(_changed(mine[op.target % len(mine)], op))
                     raise RuntimeError("abandon the unit")
             except RuntimeError:
                 pass
@@ -146,16 +156,14 @@ def test_search_equals_the_filter_and_sort_reference(
     operations: list[Op], drawn: list[dict[str, object]]
 ) -> None:
     storage = InMemoryStorage()
-    beliefs = _apply(storage, operations)
-    plans = {"walk": 10**9, "index": 0}  # force one plan, then the other
-    saved = memory_module._WALK_COST_RATIO
+    _check(storage, _apply(storage, operations), drawn)
+    saved = lexical_index._COMPACT_FLOOR, lexical_index._COMPACT_RATIO
     try:
-        for ratio in plans.values():
-            memory_module._WALK_COST_RATIO = ratio
-            _check(storage, beliefs, drawn)
+        lexical_index._COMPACT_FLOOR, lexical_index._COMPACT_RATIO = 0, 0.0  # on any stale one
+        compacting = InMemoryStorage()
+        _check(compacting, _apply(compacting, operations), drawn)
     finally:
-        memory_module._WALK_COST_RATIO = saved
-    _check(storage, beliefs, drawn)  # and the store's own choice
+        lexical_index._COMPACT_FLOOR, lexical_index._COMPACT_RATIO = saved
 
 
 def _check(storage: InMemoryStorage, beliefs: list[Belief], drawn: list[dict[str, object]]) -> None:
@@ -186,3 +194,29 @@ def test_an_updated_belief_is_the_newest_for_the_walk() -> None:
     assert storage.memories.search(
         RecallQuery(principal=alice, scopes=("user",), as_of=later, limit=2)
     ) == sorted(storage.memories.list_beliefs(alice), key=lambda b: -b.store_position)
+
+
+def test_a_word_an_in_place_update_removed_no_longer_matches() -> None:
+    storage = InMemoryStorage()
+    alice = OWNERS[0]
+    op = Op(
+        kind="put",
+        owner=0,
+        target=0,
+        scope="user",
+        status=BeliefStatus.ACTIVE,
+        words=("tea",),
+        subject="home city",
+    )
+    stored = storage.memories.put(_belief(1, alice, op))
+    coffee = Op(**{**op.__dict__, "words": ("coffee",), "subject": "Editor"})
+    kept = storage.memories.update_in_place(_changed(stored, coffee))
+
+    def found(terms: tuple[str, ...], subjects: tuple[str, ...] = ()) -> list[Belief]:
+        query = RecallQuery(principal=alice, scopes=("user",), terms=terms, subjects=subjects)
+        return storage.memories.search(query)
+
+    assert found(("tea",)) == []
+    assert found((), ("home city",)) == []
+    assert found(("coffee",)) == [kept]
+    assert found((), ("editor",)) == [kept]

@@ -192,7 +192,7 @@ def _vocabulary(seed: int) -> tuple[str, ...]:
     return tuple(words)
 
 
-class _Words:
+class ZipfWords:
     """Zipf-distributed draws from the seed's vocabulary (rank r has weight 1/r)."""
 
     def __init__(self, seed: int, stream: str) -> None:
@@ -203,14 +203,19 @@ class _Words:
         self.rng = random.Random(f"{RECALL_BENCHMARK_VERSION}/{stream}/{seed}")
 
     def draw(self) -> str:
+        """One word, rank ``r`` drawn with weight ``1/r``."""
         return self.rng.choices(self._words, cum_weights=self._cumulative)[0]
+
+    def draw_uniform(self) -> str:
+        """One word, every rank alike (a typical word rather than a typically common one)."""
+        return self.rng.choice(self._words)
 
 
 def _weighted(rng: random.Random, table: Sequence[tuple[_T, int]]) -> _T:
     return rng.choices([value for value, _ in table], weights=[w for _, w in table])[0]
 
 
-def _belief_text(words: _Words, belief_type: BeliefType) -> tuple[str, str]:
+def _belief_text(words: ZipfWords, belief_type: BeliefType) -> tuple[str, str]:
     a, b, c = words.draw(), words.draw(), words.draw()
     if belief_type is BeliefType.PREFERENCE:
         return f"{a} preference", f"User prefers {b} {c} for {a}."
@@ -233,7 +238,7 @@ def generate_beliefs(
     """
     if count < 0:
         raise UsageError(f"belief count must be >= 0, got {count}")
-    words = _Words(seed, "beliefs")
+    words = ZipfWords(seed, "beliefs")
     ids = SequentialIdFactory(namespace=f"{RECALL_BENCHMARK_VERSION}/{seed}")
     types = sorted(BeliefType, key=lambda t: t.value)
     span = timedelta(days=365)
@@ -268,7 +273,7 @@ def generate_beliefs(
 
 def generate_questions(count: int, *, seed: int) -> tuple[str, ...]:
     """``count`` user turns drawn from the beliefs' vocabulary (deterministic in ``seed``)."""
-    words = _Words(seed, "questions")
+    words = ZipfWords(seed, "questions")
     questions = []
     for _ in range(count):
         template = words.rng.choice(_QUESTION_TEMPLATES)
@@ -459,6 +464,7 @@ __all__ = [
     "BulkPut",
     "LatencySummary",
     "RecallBenchReport",
+    "ZipfWords",
     "bench_retriever",
     "generate_beliefs",
     "generate_questions",

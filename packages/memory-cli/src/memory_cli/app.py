@@ -15,12 +15,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from memory_core.errors import MemoryCoreError, NotFoundError, UsageError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 USAGE_EXIT = 2
 FAILURE_EXIT = 1
@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "memory_cli.memory_manage",
     "memory_cli.bench_recall",
     "memory_cli.bench_delta",
+    "memory_cli.bench_perf",
     "memory_cli.report",
 )
 """Modules whose ``register(groups)`` adds their subcommands."""
@@ -118,6 +119,9 @@ def print_error(message: object, *, console: Console | None = None) -> None:
         message: The exception or text to print.
         console: Where to print (default: a new stderr console that does not wrap lines).
     """
+    from rich.console import Console  # imported when an error is printed, not at start-up
+    from rich.text import Text
+
     target = console if console is not None else Console(stderr=True, soft_wrap=True)
     target.print(Text.assemble(("error:", "red"), " ", str(message)), highlight=False)
 

@@ -32,20 +32,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.table import Table
-
 from memory_core.errors import UsageError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # rich's console, progress and tables load when a run starts, not at start-up
+    from rich.console import Console
+    from rich.progress import TaskID
+    from rich.table import Table
+
     from memory_bench_external import DatasetSource, ExternalInstance, ExternalMetrics
 
 EXIT_PASS = 0
@@ -208,6 +201,14 @@ class _ProgressBar:
     """Checking, ingestion and probing as three rich tasks on stderr (a terminal only)."""
 
     def __init__(self, console: Console, records: int) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self._progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -252,6 +253,8 @@ class _ProgressBar:
 
 
 def _summary(metrics: ExternalMetrics) -> Table:
+    from rich.table import Table
+
     split = f", split {metrics.split.name}" if metrics.split is not None else ""
     table = Table(
         title=f"{metrics.dataset} ({metrics.license}){split}, {metrics.sample_size} of "
@@ -279,6 +282,8 @@ def _summary(metrics: ExternalMetrics) -> Table:
 
 def _words(metrics: ExternalMetrics) -> Table:
     """The words each arm returned at every k (mean per probe counted by recall@k)."""
+    from rich.table import Table
+
     table = Table(title="words returned per probe (the cost of recall@k)", title_justify="left")
     table.add_column("arm")
     for k in metrics.ks:
@@ -307,6 +312,8 @@ def run_external_command(args: argparse.Namespace) -> int:
 
     prepare_output(output)
     report_path = prepare_report_path(args)
+    from rich.console import Console
+
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     started = time.monotonic()
     source = _open(args)

@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from memory_cli.output import add_json_flag, print_json, wants_json
 
 
@@ -28,6 +25,9 @@ def _run(args: argparse.Namespace) -> int:
             ]
         )
         return 0
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title="Registered gates (run `nox -s gates` for pass/fail)")
     for column in ("gate", "kind", "milestone", "implemented", "title"):
         table.add_column(column)

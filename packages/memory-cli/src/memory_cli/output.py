@@ -13,9 +13,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     """Add ``--json``: print JSON even on a terminal."""
@@ -40,6 +37,9 @@ def print_table(
     title: str | None, columns: Sequence[str], rows: Sequence[Sequence[object]]
 ) -> None:
     """Print a Rich table of ``rows`` under ``columns`` on standard output."""
+    from rich.console import Console  # imported when a table is printed, not at start-up
+    from rich.table import Table
+
     table = Table(title=title)
     for column in columns:
         table.add_column(column, overflow="fold")

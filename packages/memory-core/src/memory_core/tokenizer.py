@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 # A word is a run of letters or digits (underscore is a separator, as in PostgreSQL).
 _WORD = r"[^\W_]+"
@@ -62,8 +63,25 @@ def _shadow(lowered: str) -> str:
     return "".join(out)
 
 
+TOKEN_CACHE_SIZE = 4096
+"""Texts whose tokens (and, separately, whose lexeme sets) are remembered: a recall tokenizes
+its turn several times and ranks many of the previous recall's beliefs again, so most calls
+repeat; the functions are pure and their cached results immutable, so caching changes no
+result. Bounded, so it never grows with the store (the stores index with
+:func:`distinct_lexemes`, which is not cached)."""
+
+
 def tokenize(text: str) -> list[str]:
     """Return the lexemes of ``text`` in order of appearance (duplicates kept)."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=TOKEN_CACHE_SIZE)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(_scan(text))
+
+
+def _scan(text: str) -> list[str]:
     tokens: list[str] = []
     lowered = text.lower()
     # Runs are found on a shadow of the text (same length) so combining marks join their word;
@@ -77,15 +95,22 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+@lru_cache(maxsize=TOKEN_CACHE_SIZE)
 def lexemes(text: str) -> frozenset[str]:
     """Return the distinct lexemes of ``text``."""
-    return frozenset(tokenize(text))
+    return frozenset(_scan(text))
+
+
+def distinct_lexemes(text: str) -> tuple[str, ...]:
+    """The distinct lexemes of ``text`` in order of first appearance (not cached: for
+    indexing many records once each)."""
+    return tuple(dict.fromkeys(_scan(text)))
 
 
 def query_terms(text: str, *, drop_stopwords: bool = True) -> list[str]:
     """Return the distinct lexemes of ``text`` in first-seen order, stopwords removed."""
     seen: dict[str, None] = {}
-    for token in tokenize(text):
+    for token in _tokens(text):
         if drop_stopwords and token in STOPWORDS:
             continue
         seen.setdefault(token, None)
@@ -96,7 +121,7 @@ def term_lexemes(terms: Iterable[str]) -> frozenset[str]:
     """Reduce query terms to lexemes; a term with no lexeme contributes nothing."""
     out: set[str] = set()
     for term in terms:
-        out.update(tokenize(term))
+        out.update(_tokens(term))
     return frozenset(out)
 
 
@@ -109,10 +134,15 @@ def term_lexeme_groups(terms: Iterable[str]) -> tuple[frozenset[str], ...]:
     """
     groups: dict[frozenset[str], None] = {}
     for term in terms:
-        group = frozenset(tokenize(term))
+        group = _term_group(term)
         if group:
             groups.setdefault(group, None)
     return tuple(groups)
+
+
+@lru_cache(maxsize=TOKEN_CACHE_SIZE)
+def _term_group(term: str) -> frozenset[str]:
+    return frozenset(_tokens(term))
 
 
 def normalize_subject(subject: str) -> str:

@@ -23,7 +23,7 @@ only, so both adapters receive the same terms and the lexical arm keeps its exac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from memory_core.tokenizer import STOPWORDS
 
@@ -124,6 +124,7 @@ def _derived_bases(token: str) -> frozenset[str]:
     return frozenset(c for c in candidates if c != token and _usable(c))
 
 
+@lru_cache(maxsize=8192)
 def base_forms(token: str) -> frozenset[str]:
     """The token and the bases it may be an inflection of (``lives`` -> ``live``, ``liv``).
 

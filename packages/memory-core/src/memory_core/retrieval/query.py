@@ -138,10 +138,15 @@ class QueryFormer:
         styles"); a subject made only of stopwords is never named.
         """
         tokens = tokenize(text)
+        # Every word of a named subject is the same word as some token of the turn, so a
+        # subject holding a word that shares no base form with any token is skipped unread.
+        turn_bases = frozenset().union(*(base_forms(token) for token in tokens))
         found: list[tuple[int, str]] = []
         for subject in sorted({normalize_subject(s) for s in known_subjects if s.strip()}):
             phrase = tokenize(subject)
             if not phrase or all(token in STOPWORDS for token in phrase):
+                continue
+            if any(base_forms(word).isdisjoint(turn_bases) for word in phrase):
                 continue
             position = _find_phrase(tokens, phrase)
             if position is not None:

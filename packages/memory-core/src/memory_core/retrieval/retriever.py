@@ -500,7 +500,8 @@ class _Reads:
 
     def admits(self, belief: Belief) -> bool:
         return (
-            belief.principal == self.principal
+            belief.tenant_id == self.principal.tenant_id
+            and belief.principal_id == self.principal.principal_id
             and belief.scope in self.scopes
             and belief.status in LIVE_STATUSES
             and belief.id not in self.exclude_ids

@@ -53,10 +53,8 @@ import os
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 from urllib.parse import urlparse
-
-import httpx
 
 from memory_core.base.model import (
     FinishReason,
@@ -85,6 +83,9 @@ from memory_core.runtime.openai_wire import (
 )
 from memory_core.runtime.pricing import PriceCatalog
 from memory_core.tokenizer import estimate_tokens
+
+if TYPE_CHECKING:
+    import httpx  # imported where a model is built: the CLI starts without it
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 LOOPBACK_ONLY_ENV = "MEMORY_MODEL_LOOPBACK_ONLY"
@@ -204,6 +205,8 @@ class OpenAICompatibleModel:
         self._text_tool_calls = _flag(text_tool_calls, TEXT_TOOL_CALLS_ENV)
         key = api_key or _env("MEMORY_MODEL_API_KEY", "OPENAI_API_KEY")
         headers = {"Authorization": f"Bearer {key}"} if key else {}
+        import httpx
+
         self._timeout = httpx.Timeout(timeout_seconds, connect=connect_timeout_seconds)
         self._client = httpx.Client(
             base_url=self._base_url, headers=headers, timeout=self._timeout, transport=transport
@@ -329,6 +332,8 @@ class OpenAICompatibleModel:
         return self._rng.uniform(0.0, min(8.0, 0.5 * 2**attempt))
 
     def _once(self, body: Mapping[str, Any]) -> WireReply:
+        import httpx
+
         try:
             if self._stream:
                 return self._streamed(body)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import bisect
 import functools
+import sys
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from typing import TypeVar
@@ -39,12 +40,8 @@ from memory_core.errors import (
 )
 from memory_core.idle import is_idle
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
-from memory_core.tokenizer import (
-    lexemes,
-    normalize_subject,
-    subject_match_key,
-    term_lexeme_groups,
-)
+from memory_core.stores._lexical_index import PrincipalIndex, indexed
+from memory_core.tokenizer import normalize_subject, subject_match_key, term_lexeme_groups
 
 _Key = tuple[str, str]
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -106,6 +103,11 @@ class _UnitLog:
             self._savepoints.pop()
             if not self._savepoints:
                 self._undo.clear()  # the outermost unit committed: nothing left to undo
+
+    @property
+    def in_unit(self) -> bool:
+        """True while a unit of work is open (its undo steps may still run)."""
+        return bool(self._savepoints)
 
 
 class InMemoryEventLog:
@@ -372,11 +374,12 @@ class InMemorySessionStore:
 
 
 class InMemoryMemoryStore:
-    """Beliefs with a per-principal inverted index (lexeme -> ids) and subject index.
+    """Beliefs with a per-principal lexeme and subject index (``PrincipalIndex``).
 
     Each principal's beliefs are kept in store-position order (a put appends, an update moves
-    the belief to the end, since it takes the newest position), so a newest-first search walks
-    them backwards and stops at its limit instead of sorting the principal's whole store.
+    the belief to the end, since it takes the newest position), and so are the index's posting
+    lists, so every newest-first search walks backwards and stops at its limit instead of
+    collecting and sorting every match.
     """
 
     def __init__(self, unit_log: _UnitLog | None = None) -> None:
@@ -385,17 +388,13 @@ class InMemoryMemoryStore:
         self._position = 0
         self._beliefs: dict[str, Belief] = {}
         self._by_principal: dict[_Key, dict[str, Belief]] = defaultdict(dict)
-        self._lexemes: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-        self._subjects: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._indexes: dict[_Key, PrincipalIndex] = defaultdict(PrincipalIndex)
         # subject_match_key -> ids, per principal: find_by_subject's exact lookup
         self._subject_keys: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._head: dict[_Key, int] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
-        # Re-validate at the store boundary (see ``revalidated``).
-        stamped = Belief.model_validate(
-            {**belief.model_dump(), "store_position": self._position + 1}
-        )
+        stamped = _stored(belief, self._position + 1)
         self._position += 1  # never rolled back: a rolled-back position leaves a gap
         return stamped
 
@@ -412,18 +411,19 @@ class InMemoryMemoryStore:
         self._units.record(undo)
 
     def _index(self, belief: Belief) -> None:
-        key = _key(belief.principal)
-        for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
-            self._lexemes[key][lexeme].add(belief.id)
-        self._subjects[key][normalize_subject(belief.subject)].add(belief.id)
-        self._subject_keys[key][subject_match_key(belief.subject)].add(belief.id)
+        self._indexes[_key(belief.principal)].add(indexed(belief))
+        self._subject_keys[_key(belief.principal)][subject_match_key(belief.subject)].add(belief.id)
 
     def _unindex(self, belief: Belief) -> None:
-        key = _key(belief.principal)
-        for lexeme in lexemes(f"{belief.subject} {belief.statement}"):
-            self._lexemes[key][lexeme].discard(belief.id)
-        self._subjects[key][normalize_subject(belief.subject)].discard(belief.id)
-        self._subject_keys[key][subject_match_key(belief.subject)].discard(belief.id)
+        self._indexes[_key(belief.principal)].remove(belief.store_position)
+        self._subject_keys[_key(belief.principal)][subject_match_key(belief.subject)].discard(
+            belief.id
+        )
+
+    def _compact(self, key: _Key) -> None:
+        """Drop the principal's stale postings when they dominate, outside a unit of work."""
+        if not self._units.in_unit:
+            self._indexes[key].compact_if_stale()
 
     def put(self, belief: Belief) -> Belief:
         """Insert a new belief with a fresh store position."""
@@ -470,6 +470,7 @@ class InMemoryMemoryStore:
 
             self._units.record(undo)
             self._move_head(key, stamped.store_position)
+            self._compact(key)
             return stamped
 
     def update_many(self, beliefs: Sequence[Belief]) -> list[Belief]:
@@ -493,9 +494,7 @@ class InMemoryMemoryStore:
             current = self._beliefs.get(belief.id)
             if current is None or current.principal != belief.principal:
                 raise NotFoundError(f"belief {belief.id} does not exist for this principal")
-            kept = Belief.model_validate(
-                {**belief.model_dump(), "store_position": current.store_position}
-            )
+            kept = _stored(belief, current.store_position)
             owned = self._by_principal[_key(kept.principal)]
             self._unindex(current)
             self._beliefs[kept.id] = kept
@@ -509,6 +508,7 @@ class InMemoryMemoryStore:
                 self._index(current)
 
             self._units.record(undo)
+            self._compact(_key(kept.principal))
             return kept
 
     def get(self, principal: Principal, belief_id: str) -> Belief | None:
@@ -527,46 +527,36 @@ class InMemoryMemoryStore:
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:
-        """The principal's beliefs in store-position order."""
+        """The principal's beliefs in store-position order (the order they are kept in)."""
         with self._lock:
-            rows = list(self._by_principal.get(_key(principal), {}).values())
-        if statuses is not None:
-            rows = [b for b in rows if b.status in statuses]
-        rows.sort(key=lambda b: b.store_position)
-        return rows
+            owned = self._by_principal.get(_key(principal), {}).values()
+            if statuses is None:
+                return list(owned)
+            return [b for b in owned if b.status in statuses]
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Principal, scope, status, validity and position predicates, then any-term lexical.
 
-        Newest store position first, capped at ``query.limit``. Two plans with one answer:
-        with no lexical predicate, or when the lexical matches are many, the principal's
-        beliefs are walked newest-first and the walk stops at the limit; when the matches are
-        few, they are read from the index, filtered and sorted.
+        Newest store position first, capped at ``query.limit``. With no lexical predicate the
+        principal's beliefs are walked newest-first; with one, the posting lists of the terms'
+        lexemes and of the named subjects are merged newest-first. Either walk stops at the
+        limit, so its cost follows the limit, not how many records a common word indexes.
         """
         key = _key(query.principal)
         scopes = frozenset(query.scopes)
         with self._lock:
-            owned = self._by_principal.get(key, {})
             if query.terms is None:
-                return _newest_passing(owned, query, scopes, candidate_ids=None)
-            candidate_ids: set[str] = set()
-            index = self._lexemes.get(key, {})
-            for group in term_lexeme_groups(query.terms):
-                # One term matches a record holding all of its lexemes (plainto_tsquery);
-                # intersect from the shortest posting list.
-                postings = sorted((index.get(lexeme, _NO_IDS) for lexeme in group), key=len)
-                candidate_ids |= postings[0].intersection(*postings[1:])
-            subjects = self._subjects.get(key, {})
-            for subject in query.subjects:
-                candidate_ids |= subjects.get(normalize_subject(subject), _NO_IDS)
-            matches = len(candidate_ids)
-            if matches * matches * _WALK_COST_RATIO >= query.limit * len(owned):
-                return _newest_passing(owned, query, scopes, candidate_ids=candidate_ids)
-            hits = [
-                owned[i] for i in candidate_ids if i in owned and _passes(owned[i], query, scopes)
-            ]
-        hits.sort(key=lambda b: b.store_position, reverse=True)
-        return hits[: query.limit]
+                owned = self._by_principal.get(key, {})
+                return _first_passing(reversed(owned.values()), query, scopes)
+            index = self._indexes.get(key)
+            if index is None:
+                return []
+            matches = index.newest(
+                term_lexeme_groups(query.terms),
+                [normalize_subject(subject) for subject in query.subjects],
+                query.min_store_position,
+            )
+            return _first_passing(matches, query, scopes)
 
     def list_idle(
         self,
@@ -653,6 +643,32 @@ class InMemoryMemoryStore:
         return found
 
 
+_INTERNED_FIELDS = ("tenant_id", "principal_id", "subject", "scope", "source_session_id")
+"""Belief fields whose values repeat across a principal's records: stored interned."""
+
+_ALL_BELIEF_FIELDS: set[str] = set(Belief.model_fields)
+"""The fields set of every stored belief (each is validated from a full dump), held once."""
+
+
+def _stored(belief: Belief, position: int) -> Belief:
+    """``belief`` at ``position``, validated again at the store boundary (see ``revalidated``)
+    and held compactly: repeating strings interned, and the fields-set record pydantic keeps
+    per instance (every field, for a record validated from a full dump) shared by all.
+
+    A frozen model never mutates its fields set and ``model_copy`` copies it, so sharing one
+    set is invisible to readers; it is most of what an instance costs besides its values.
+    """
+    data = belief.model_dump()
+    for name in _INTERNED_FIELDS:
+        if data[name] is not None:
+            data[name] = sys.intern(data[name])
+    data["store_position"] = position
+    stored = Belief.model_validate(data)
+    if stored.__pydantic_fields_set__ == _ALL_BELIEF_FIELDS:
+        object.__setattr__(stored, "__pydantic_fields_set__", _ALL_BELIEF_FIELDS)
+    return stored
+
+
 def _aware_cuts(cuts: Mapping[str, datetime] | None) -> dict[str, datetime] | None:
     """``type_evidence_before`` with every instant checked timezone-aware."""
     if cuts is None:
@@ -674,30 +690,16 @@ def _insert_in_position_order(owned: dict[str, Belief], belief: Belief) -> None:
     owned.update((b.id, b) for b in rows)
 
 
-_NO_IDS: frozenset[str] = frozenset()
-
-_WALK_COST_RATIO = 10
-"""How much dearer a match is to the sort plan than a visited belief is to the walk.
-
-The walk visits about ``limit * beliefs / matches`` beliefs (a set lookup each, a predicate
-check for the matches); the sort checks and orders every match. The walk is chosen when
-``matches**2 * _WALK_COST_RATIO >= limit * beliefs``. Both plans give the same answer."""
-
-
-def _newest_passing(
-    owned: dict[str, Belief],
-    query: RecallQuery,
-    scopes: frozenset[str],
-    *,
-    candidate_ids: set[str] | None,
+def _first_passing(
+    newest_first: Iterable[Belief], query: RecallQuery, scopes: frozenset[str]
 ) -> list[Belief]:
-    """Up to ``query.limit`` passing beliefs (among ``candidate_ids`` when given), newest
-    first, walking ``owned`` (in store-position order) backwards."""
+    """Up to ``query.limit`` of ``newest_first`` (in store-position order, newest first) that
+    pass the query's predicates; the walk stops at the limit or at the position cursor."""
     hits: list[Belief] = []
-    for belief in reversed(owned.values()):
+    for belief in newest_first:
         if belief.store_position <= query.min_store_position:
             break  # every older belief is at or below the cursor too
-        if (candidate_ids is None or belief.id in candidate_ids) and _passes(belief, query, scopes):
+        if _passes(belief, query, scopes):
             hits.append(belief)
             if len(hits) >= query.limit:
                 break
