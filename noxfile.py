@@ -184,7 +184,8 @@ def local_model(session: nox.Session) -> None:
     if _option_value(args, "--build-ref") is None:
         ref = str(session.run("git", "rev-parse", "HEAD", external=True, silent=True) or "")
         args += ["--build-ref", ref.strip()]
-    session.run("python", "-m", "memory_bench.local_model", *args)
+    main = "import sys; from memory_bench.local_model import main; sys.exit(main(sys.argv[1:]))"
+    session.run("python", "-c", main, *args)
 
 
 @nox.session

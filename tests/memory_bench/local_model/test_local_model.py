@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import signal
 import stat
 import sys
 import tarfile
@@ -320,6 +321,17 @@ def test_the_server_is_stopped_when_an_evaluation_cannot_start(
     assert _gone(tmp_path)
     summary = json.loads((out / "summary.json").read_text())
     assert "FileNotFoundError" in summary["steps"]["formation"]["error"]
+
+
+def test_sigterm_unwinds_so_the_server_is_stopped() -> None:
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        local_model.exit_on_sigterm()
+        with pytest.raises(SystemExit) as exited:
+            signal.raise_signal(signal.SIGTERM)
+        assert exited.value.code == 143
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def test_the_lane_refuses_a_directory_holding_results(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -658,6 +659,16 @@ def run_lane(
     return 0 if all(status == 0 for status in statuses.values()) else 1
 
 
+def exit_on_sigterm() -> None:
+    """Turn SIGTERM into ``SystemExit(143)``, so a terminated lane still runs its ``finally``
+    and stops the server (SIGINT already does, as ``KeyboardInterrupt``)."""
+
+    def _exit(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, _exit)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m memory_bench.local_model --output-dir DIR [--cache-dir D] [--jobs N]
     [--build-ref SHA] [-- LIVE ARGS]``; returns the exit status."""
@@ -673,6 +684,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--build-ref", required=True, help="the commit the live arm names")
     parser.add_argument("live", nargs="*", help="extra arguments of the live arm")
     args = parser.parse_args(argv)
+    exit_on_sigterm()
     try:
         return run_lane(
             args.output_dir,
