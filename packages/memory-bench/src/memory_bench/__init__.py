@@ -42,6 +42,12 @@ from memory_bench.html_report import ReportInputError
 from memory_bench.live import MemoryBenchmarkEvidence, run_live_benchmark
 from memory_bench.live.ceiling import PricingUnavailableError, RunCostAboveCeilingError
 from memory_bench.live.evidence import EvidenceError
+from memory_bench.local_model import (
+    BuildError,
+    ChecksumMismatchError,
+    LocalModelError,
+    ServerStartError,
+)
 from memory_bench.metrics import DeterministicRun
 
 __all__ = [
@@ -57,6 +63,8 @@ __all__ = [
     "BaselineNotFoundError",
     "BaselineRefusedError",
     "BenchError",
+    "BuildError",
+    "ChecksumMismatchError",
     "CorpusError",
     "CorpusFormatError",
     "CorpusRuleError",
@@ -65,11 +73,13 @@ __all__ = [
     "ExpectedBelief",
     "FormationCaseFileError",
     "Gate",
+    "LocalModelError",
     "MemoryBenchmarkCorpus",
     "MemoryBenchmarkEvidence",
     "PricingUnavailableError",
     "ReportInputError",
     "RunCostAboveCeilingError",
+    "ServerStartError",
     "build_eval_composition",
     "compare_to_baseline",
     "evaluate_formation",

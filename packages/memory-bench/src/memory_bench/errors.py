@@ -22,10 +22,14 @@ one is exported from ``memory_bench``)::
         │                               or fails its own validation
         ├── RunCostAboveCeilingError    (live.ceiling) one run could cost more than the per-run
         │                               reserve of the invocation ceiling
-        └── PricingUnavailableError     (live.ceiling) a run's cost is unknown or zero, so the
-                                        ceiling cannot be enforced
+        ├── PricingUnavailableError     (live.ceiling) a run's cost is unknown or zero, so the
+        │                               ceiling cannot be enforced
+        └── LocalModelError             (local_model) the local-model lane failed
+            ├── BuildError              downloading or building llama-server failed
+            ├── ChecksumMismatchError   a part or the assembled GGUF has the wrong sha256
+            └── ServerStartError        llama-server exited or never reported healthy
 
-Every class above except ``PricingUnavailableError`` is also a
+Every class above except ``PricingUnavailableError`` and the local-model lane's is also a
 :class:`memory_core.errors.UsageError` (the caller's input is at fault; the CLI exits 2).
 """
 
