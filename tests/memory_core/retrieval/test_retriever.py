@@ -488,3 +488,21 @@ def test_delta_recalls_only_what_is_new(world: Any, alice: Principal) -> None:
     result = world.recall(alice, moment="delta", min_store_position=old.store_position)
     assert result.trace.returned == (new.id,)
     assert result.block.startswith(render_header("delta"))
+
+
+def test_a_belief_matching_more_of_the_turn_outranks_newer_weaker_matches(
+    world: Any, alice: Principal
+) -> None:
+    # The lexical arm's weights are fused as scores, not flattened into ranks: the one
+    # belief naming both the festival and the ferry leads, though three newer beliefs that
+    # name only the ferry are more confident.
+    both = world.put(
+        alice, "User took the ferry to the lantern festival.", subject="trip", confidence=0.7
+    )
+    ferries = [
+        world.put(alice, f"User missed the ferry on {day}.", subject=f"missed crossing {day}")
+        for day in ("Monday", "Tuesday", "Wednesday")
+    ]
+    result = world.recall(alice, "When did I take the ferry to the festival?")
+    assert result.trace.returned[0] == both.id
+    assert set(result.trace.returned[1:]) == {b.id for b in ferries}

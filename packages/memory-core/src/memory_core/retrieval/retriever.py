@@ -85,10 +85,11 @@ from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
     Scored,
+    by_weight,
     cap_per_subject,
     collapse_duplicates,
     is_primed,
-    lexical_order,
+    lexical_weights,
     newest_first,
     penalize_near_duplicates,
     reciprocal_rank_fusion,
@@ -160,6 +161,8 @@ class _Arm:
     beliefs: list[Belief]
     latency_ms: float
     fused: bool
+    scores: dict[str, float] | None = None
+    """The arm's own score of each belief, when it scores rather than only orders them."""
 
 
 class MemoryRetriever:
@@ -395,6 +398,7 @@ class MemoryRetriever:
         fused = reciprocal_rank_fusion(
             {arm.name: [b.id for b in arm.beliefs] for arm in arms if arm.fused},
             k=retrieval.reciprocal_rank_fusion_k,
+            scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
         scored = [
             Scored(
@@ -432,12 +436,14 @@ class MemoryRetriever:
         self, text: str, unnamed: FormedQuery, reads: _Reads, recent: Sequence[Belief]
     ) -> tuple[FormedQuery, list[_Arm]]:
         lexical = self._run(ARM_LEXICAL, reads.query(terms=unnamed.terms), reads, fused=True)
+        weights = lexical_weights(lexical.beliefs, unnamed.groups)
         arms = [
             _Arm(
                 name=ARM_LEXICAL,
-                beliefs=lexical_order(lexical.beliefs, unnamed.groups),
+                beliefs=sorted(lexical.beliefs, key=lambda b: by_weight(weights, b)),
                 latency_ms=lexical.latency_ms,
                 fused=True,
+                scores=weights,
             )
         ]
         # Known subjects come from what the arms already read: no whole-store scan per turn.
