@@ -506,3 +506,17 @@ def test_a_belief_matching_more_of_the_turn_outranks_newer_weaker_matches(
     result = world.recall(alice, "When did I take the ferry to the festival?")
     assert result.trace.returned[0] == both.id
     assert set(result.trace.returned[1:]) == {b.id for b in ferries}
+
+
+def test_recency_orders_the_matched_pool_not_the_newest_of_the_whole_store(
+    world: Any, alice: Principal
+) -> None:
+    # The strong match is older than the recency arm's read (the 64 newest beliefs); its
+    # recency vote is its rank among the matched candidates, so a newer weak match does not
+    # outvote it on recency alone.
+    strong = world.put(alice, "User took the ferry to the lantern festival.", subject="trip")
+    for number in range(70):
+        world.put(alice, f"User filed receipt {number}.", subject=f"receipt {number}")
+    weak = world.put(alice, "User missed the ferry.", subject="missed crossing")
+    result = world.recall(alice, "When did I take the ferry to the festival?")
+    assert result.trace.returned[:2] == (strong.id, weak.id)

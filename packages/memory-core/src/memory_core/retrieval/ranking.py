@@ -7,7 +7,10 @@ The pipeline, in order:
 2. **Fusion.** The mean over the arms that ran of each arm's normalized vote, so
    ``fused_match`` lies in [0, 1] and is commensurable with the other terms whatever ``k`` is.
    A rank-only arm (subject, recency, person) votes ``(k + 1) / (k + rank)`` with 1-based
-   ranks: reciprocal-rank fusion divided by its attainable maximum. The lexical arm votes
+   ranks: reciprocal-rank fusion divided by its attainable maximum. Ranks count among the
+   recall's candidates only; the recency arm's rank is a candidate's place in the candidates
+   ordered newest first, so a match older than the arm's own read still gets a (flat) vote
+   rather than none. The lexical arm votes
    its ``lexical_weights`` score divided by the best score of the recall, so equally matched
    beliefs vote alike (a tie-break is not a signal) and a belief matching more and rarer
    concepts of the turn keeps its lead however flat ``k`` makes the rank votes.

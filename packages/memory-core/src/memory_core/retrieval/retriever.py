@@ -7,7 +7,8 @@ scopes, so isolation holds before any ranking happens):
    visible scopes (``visible_scopes(project_scope)``), live statuses, ``as_of``,
    ``min_store_position`` and ``exclude_ids``, capped at ``max(max_items * 8, 64)``:
 
-   * ``recency``: no lexical predicate, newest store position first (every moment);
+   * ``recency``: no lexical predicate, newest store position first (every moment); in
+     fusion it votes on the candidates' own newest-first order (see ``ranking``);
    * ``lexical``: any-term over the formed query's terms (``in_turn``, and ``delta`` with text);
    * ``subject``: beliefs whose subject the turn names (same moments, when one is named);
    * ``person``: the relationship beliefs, when the turn asks about a person (``who``,
@@ -395,8 +396,15 @@ class MemoryRetriever:
         """Fuse, score every candidate at ``now`` (one instant per recall), demote near
         duplicates and order them."""
         retrieval = self._profiles.retrieval
+        pool = {b.id for b in candidates}
         fused = reciprocal_rank_fusion(
-            {arm.name: [b.id for b in arm.beliefs] for arm in arms if arm.fused},
+            {
+                arm.name: [b.id for b in arm.beliefs if b.id in pool]
+                if arm.name != ARM_RECENCY
+                else [b.id for b in newest_first(candidates)]
+                for arm in arms
+                if arm.fused
+            },
             k=retrieval.reciprocal_rank_fusion_k,
             scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
