@@ -19,6 +19,7 @@ from memory_core.retrieval.ranking import (
     is_durable,
     is_primed,
     lexical_order,
+    lexical_weights,
     order,
     reciprocal_rank_fusion,
     reinforce_value,
@@ -78,6 +79,37 @@ def test_rrf_rejects_a_non_positive_k() -> None:
         reciprocal_rank_fusion({"a": ["x"]}, k=0)
 
 
+def test_a_scoring_arm_votes_its_score_over_its_best() -> None:
+    fused = reciprocal_rank_fusion(
+        {"lexical": ["x", "y", "z"], "recency": ["z", "y", "x"]},
+        k=60,
+        scores={"lexical": {"x": 4.0, "y": 1.0, "z": 1.0}},
+    )
+    assert fused["x"] == pytest.approx((1.0 + 61 / 63) / 2)
+    assert fused["y"] == pytest.approx((0.25 + 61 / 62) / 2)
+    assert fused["z"] == pytest.approx((0.25 + 1.0) / 2)
+
+
+def test_equally_scored_ids_vote_alike_whatever_their_tie_break() -> None:
+    fused = reciprocal_rank_fusion(
+        {"lexical": ["x", "y"]}, k=1, scores={"lexical": {"x": 2.0, "y": 2.0}}
+    )
+    assert fused == {"x": pytest.approx(1.0), "y": pytest.approx(1.0)}
+
+
+def test_a_strong_match_is_not_flattened_by_a_large_k() -> None:
+    scores = {"lexical": {"x": 3.0, "y": 1.0}}
+    ranked = reciprocal_rank_fusion({"lexical": ["x", "y"]}, k=1000)
+    scored = reciprocal_rank_fusion({"lexical": ["x", "y"]}, k=1000, scores=scores)
+    assert ranked["x"] - ranked["y"] < 0.01
+    assert scored["x"] - scored["y"] == pytest.approx(2 / 3)
+
+
+def test_a_scoring_arm_with_no_positive_score_votes_one_for_each_hit() -> None:
+    fused = reciprocal_rank_fusion({"lexical": ["x"]}, k=60, scores={"lexical": {"x": 0.0}})
+    assert fused == {"x": pytest.approx(1.0)}
+
+
 def test_lexical_order_prefers_more_and_rarer_concepts_then_newer(belief: Any) -> None:
     groups = (
         TermGroup(kind="keyword", label="deploy", lexemes=("deploy",), weight=1.0),
@@ -90,6 +122,9 @@ def test_lexical_order_prefers_more_and_rarer_concepts_then_newer(belief: Any) -
     deploy = belief("We deploy daily.")
     ordered = lexical_order([team_new, deploy, team_old, both], groups)
     assert [b.id for b in ordered] == [both.id, deploy.id, team_new.id, team_old.id]
+    weights = lexical_weights([team_new, deploy, team_old, both], groups)
+    assert weights[team_new.id] == weights[team_old.id] == pytest.approx(0.5 * math.log1p(2))
+    assert weights[both.id] == pytest.approx(math.log1p(2) + math.log1p(4))
 
 
 # scoring ------------------------------------------------------------------------------------

@@ -488,3 +488,35 @@ def test_delta_recalls_only_what_is_new(world: Any, alice: Principal) -> None:
     result = world.recall(alice, moment="delta", min_store_position=old.store_position)
     assert result.trace.returned == (new.id,)
     assert result.block.startswith(render_header("delta"))
+
+
+def test_a_belief_matching_more_of_the_turn_outranks_newer_weaker_matches(
+    world: Any, alice: Principal
+) -> None:
+    # The lexical arm's weights are fused as scores, not flattened into ranks: the one
+    # belief naming both the festival and the ferry leads, though three newer beliefs that
+    # name only the ferry are more confident.
+    both = world.put(
+        alice, "User took the ferry to the lantern festival.", subject="trip", confidence=0.7
+    )
+    ferries = [
+        world.put(alice, f"User missed the ferry on {day}.", subject=f"missed crossing {day}")
+        for day in ("Monday", "Tuesday", "Wednesday")
+    ]
+    result = world.recall(alice, "When did I take the ferry to the festival?")
+    assert result.trace.returned[0] == both.id
+    assert set(result.trace.returned[1:]) == {b.id for b in ferries}
+
+
+def test_recency_orders_the_matched_pool_not_the_newest_of_the_whole_store(
+    world: Any, alice: Principal
+) -> None:
+    # The strong match is older than the recency arm's read (the 64 newest beliefs); its
+    # recency vote is its rank among the matched candidates, so a newer weak match does not
+    # outvote it on recency alone.
+    strong = world.put(alice, "User took the ferry to the lantern festival.", subject="trip")
+    for number in range(70):
+        world.put(alice, f"User filed receipt {number}.", subject=f"receipt {number}")
+    weak = world.put(alice, "User missed the ferry.", subject="missed crossing")
+    result = world.recall(alice, "When did I take the ferry to the festival?")
+    assert result.trace.returned[:2] == (strong.id, weak.id)

@@ -4,9 +4,16 @@ The pipeline, in order:
 
 1. **Arm order.** Each arm orders its own candidates: the lexical arm by weighted concepts
    matched (``lexical_order``), the subject and recency arms newest store position first.
-2. **Fusion.** Reciprocal-rank fusion over the arms that ran, ``sum 1 / (k + rank)`` with
-   1-based ranks, divided by its attainable maximum ``arms / (k + 1)`` so ``fused_match`` lies
-   in [0, 1] and is commensurable with the other terms whatever ``k`` is.
+2. **Fusion.** The mean over the arms that ran of each arm's normalized vote, so
+   ``fused_match`` lies in [0, 1] and is commensurable with the other terms whatever ``k`` is.
+   A rank-only arm (subject, recency, person) votes ``(k + 1) / (k + rank)`` with 1-based
+   ranks: reciprocal-rank fusion divided by its attainable maximum. Ranks count among the
+   recall's candidates only; the recency arm's rank is a candidate's place in the candidates
+   ordered newest first, so a match older than the arm's own read still gets a (flat) vote
+   rather than none. The lexical arm votes
+   its ``lexical_weights`` score divided by the best score of the recall, so equally matched
+   beliefs vote alike (a tie-break is not a signal) and a belief matching more and rarer
+   concepts of the turn keeps its lead however flat ``k`` makes the rank votes.
 3. **Score.** ``max(0, w.match * fused_match + w.confidence * confidence
    + w.reinforce * reinforce + w.authority * authority + w.scope * scope
    + w.utility * utility - stale) * lifecycle_weight`` with
@@ -89,12 +96,12 @@ def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
     return sorted(beliefs, key=lambda b: (-b.store_position, b.id))
 
 
-def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[Belief]:
-    """Order lexical hits by the weighted concepts they match, rarer concepts counting more.
+def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict[str, float]:
+    """Each lexical hit's weight: the weighted concepts it matches, rarer concepts counting more.
 
     A hit's weight is ``sum(group.weight * log1p(hits / hits matching the group))`` over the
     term groups whose lexemes it contains, so a keyword outweighs a facet expansion and a
-    concept most hits share says little. Ties go to the newer store position, then the id.
+    concept most hits share says little.
     """
     text_lexemes = {b.id: lexemes(f"{b.subject} {b.statement}") for b in hits}
     matched: dict[str, list[int]] = {b.id: [] for b in hits}
@@ -106,36 +113,64 @@ def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[B
                 matched[belief.id].append(index)
                 frequency[index] += 1
     total = len(hits)
-
-    def weight(belief: Belief) -> float:
-        return sum(groups[i].weight * math.log1p(total / frequency[i]) for i in matched[belief.id])
-
-    weights = {b.id: weight(b) for b in hits}
-    return sorted(hits, key=lambda b: (-weights[b.id], -b.store_position, b.id))
+    return {
+        b.id: sum(groups[i].weight * math.log1p(total / frequency[i]) for i in matched[b.id])
+        for b in hits
+    }
 
 
-def reciprocal_rank_fusion(rankings: Mapping[str, Sequence[str]], *, k: int) -> dict[str, float]:
-    """Normalized reciprocal-rank fusion of per-arm rankings of ids.
+def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[Belief]:
+    """Order lexical hits by ``lexical_weights``; ties go to the newer store position, then id."""
+    weights = lexical_weights(hits, groups)
+    return sorted(hits, key=lambda b: by_weight(weights, b))
+
+
+def by_weight(weights: Mapping[str, float], belief: Belief) -> tuple[float, int, str]:
+    """The sort key of ``lexical_order``: weight descending, newer store position, then id."""
+    return (-weights[belief.id], -belief.store_position, belief.id)
+
+
+def reciprocal_rank_fusion(
+    rankings: Mapping[str, Sequence[str]],
+    *,
+    k: int,
+    scores: Mapping[str, Mapping[str, float]] | None = None,
+) -> dict[str, float]:
+    """Normalized fusion of per-arm rankings of ids: the mean of each arm's normalized vote.
+
+    An arm's vote for an id is ``(k + 1) / (k + rank)`` (reciprocal rank, 1-based, scaled so
+    its first rank votes 1), or, for an arm that also gives ``scores``, the id's score divided
+    by that arm's highest score, so equally matched ids vote alike whatever order the arm's
+    tie-break gave them, and a strong match is not flattened by ``k``.
 
     Args:
         rankings: arm name -> ids in that arm's order (an arm that ran and found nothing is an
             empty sequence; it still counts towards the normalizer).
-        k: the fusion constant; larger values flatten the difference between ranks.
+        k: the fusion constant of rank votes; larger values flatten the difference between
+            ranks.
+        scores: arm name -> id -> non-negative score, for the arms that score their hits.
 
     Returns:
-        id -> ``sum(1 / (k + rank)) / (arms / (k + 1))``, in [0, 1]; an id ranked first by
-        every arm scores exactly 1.
+        id -> the mean vote over the arms, in [0, 1]; an id an arm ranks or scores first in
+        every arm scores exactly 1. Without ``scores`` this is ``sum(1 / (k + rank)) /
+        (arms / (k + 1))``, reciprocal-rank fusion normalized by its attainable maximum.
     """
     if k < 1:
         raise ValueError(f"reciprocal_rank_fusion_k must be >= 1, got {k}")
+    scored = scores or {}
     fused: dict[str, float] = {}
     for arm in sorted(rankings):
+        arm_scores = scored.get(arm)
+        top = max(arm_scores.values(), default=0.0) if arm_scores is not None else 0.0
         for rank, identifier in enumerate(rankings[arm], start=1):
-            fused[identifier] = fused.get(identifier, 0.0) + 1.0 / (k + rank)
+            if arm_scores is not None:
+                vote = arm_scores.get(identifier, 0.0) / top if top > 0 else 1.0
+            else:
+                vote = (k + 1) / (k + rank)
+            fused[identifier] = fused.get(identifier, 0.0) + vote
     if not rankings:
         return fused
-    ceiling = len(rankings) / (k + 1)
-    return {identifier: value / ceiling for identifier, value in fused.items()}
+    return {identifier: value / len(rankings) for identifier, value in fused.items()}
 
 
 def reinforce_value(evidence_count: int, age_days: int = 0, tau_days: float = math.inf) -> float:
@@ -359,6 +394,7 @@ __all__ = [
     "STALE_STATUSES",
     "Scored",
     "authority_value",
+    "by_weight",
     "cap_per_subject",
     "collapse_duplicates",
     "evidence_age_days",
@@ -367,6 +403,7 @@ __all__ = [
     "is_stale",
     "jaccard",
     "lexical_order",
+    "lexical_weights",
     "lifecycle_weight",
     "newest_first",
     "normalize_statement",

@@ -7,7 +7,8 @@ scopes, so isolation holds before any ranking happens):
    visible scopes (``visible_scopes(project_scope)``), live statuses, ``as_of``,
    ``min_store_position`` and ``exclude_ids``, capped at ``max(max_items * 8, 64)``:
 
-   * ``recency``: no lexical predicate, newest store position first (every moment);
+   * ``recency``: no lexical predicate, newest store position first (every moment); in
+     fusion it votes on the candidates' own newest-first order (see ``ranking``);
    * ``lexical``: any-term over the formed query's terms (``in_turn``, and ``delta`` with text);
    * ``subject``: beliefs whose subject the turn names (same moments, when one is named);
    * ``person``: the relationship beliefs, when the turn asks about a person (``who``,
@@ -85,10 +86,11 @@ from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
     Scored,
+    by_weight,
     cap_per_subject,
     collapse_duplicates,
     is_primed,
-    lexical_order,
+    lexical_weights,
     newest_first,
     penalize_near_duplicates,
     reciprocal_rank_fusion,
@@ -160,6 +162,8 @@ class _Arm:
     beliefs: list[Belief]
     latency_ms: float
     fused: bool
+    scores: dict[str, float] | None = None
+    """The arm's own score of each belief, when it scores rather than only orders them."""
 
 
 class MemoryRetriever:
@@ -397,9 +401,17 @@ class MemoryRetriever:
         """Fuse, score every candidate at ``now`` (one instant per recall), demote near
         duplicates and order them."""
         retrieval = self._profiles.retrieval
+        pool = {b.id for b in candidates}
         fused = reciprocal_rank_fusion(
-            {arm.name: [b.id for b in arm.beliefs] for arm in arms if arm.fused},
+            {
+                arm.name: [b.id for b in arm.beliefs if b.id in pool]
+                if arm.name != ARM_RECENCY
+                else [b.id for b in newest_first(candidates)]
+                for arm in arms
+                if arm.fused
+            },
             k=retrieval.reciprocal_rank_fusion_k,
+            scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
         scored = [
             Scored(
@@ -437,12 +449,14 @@ class MemoryRetriever:
         self, text: str, unnamed: FormedQuery, reads: _Reads, recent: Sequence[Belief]
     ) -> tuple[FormedQuery, list[_Arm]]:
         lexical = self._run(ARM_LEXICAL, reads.query(terms=unnamed.terms), reads, fused=True)
+        weights = lexical_weights(lexical.beliefs, unnamed.groups)
         arms = [
             _Arm(
                 name=ARM_LEXICAL,
-                beliefs=lexical_order(lexical.beliefs, unnamed.groups),
+                beliefs=sorted(lexical.beliefs, key=lambda b: by_weight(weights, b)),
                 latency_ms=lexical.latency_ms,
                 fused=True,
+                scores=weights,
             )
         ]
         # Known subjects come from what the arms already read: no whole-store scan per turn.

@@ -254,7 +254,8 @@ def _pronoun_only(obj: str) -> bool:
         return False
     # ``this bowl`` names its referent; ``this``, ``that so much`` and ``it`` do not.
     demonstrative = words[0] in ("this", "that", "these", "those") and len(words) > 1
-    return not (demonstrative and words[1].isalpha() and words[1] not in _NOT_A_NOUN)
+    named = words[1].replace("-", "").isalpha() if len(words) > 1 else False
+    return not (demonstrative and named and words[1] not in _NOT_A_NOUN)
 
 
 _NOT_A_NOUN = frozenset(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from memory_core.domain import Polarity
 from memory_core.formation._text import split_clauses
@@ -15,6 +16,7 @@ from memory_core.formation.deterministic.reading import (
     _reading,
     _resolve_pronoun,
 )
+from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.screening import (
     _DEPENDENT_PARTICIPLE,
     _SARCASM,
@@ -56,60 +58,96 @@ class DeterministicExtractor:
         seen: set[tuple[str, str, str, str]] = set()
         out: list[Candidate] = []
         previous: list[_Proposal] = []
-        for sentence in turn.sentences:
-            if sentence_forms_nothing(sentence) or _SARCASM.match(sentence):
+
+        def emit(proposals: list[tuple[_Proposal, Polarity]]) -> None:
+            for reading in (_reading(p, polarity, turn.created_at) for p, polarity in proposals):
+                # Nothing forms about the listener (``User loves your turtles.``).
+                if _LISTENER.search(reading.statement):
+                    continue
+                key = (
+                    reading.belief_type.value,
+                    reading.subject,
+                    reading.statement.casefold(),
+                    reading.polarity.value,
+                )
+                if key not in seen:
+                    seen.add(key)
+                    out.append(_candidate(reading, turn))
+
+        for whole in turn.sentences:
+            shared = sharing_readings(whole)
+            if shared:
+                emit([(p, Polarity.ASSERT) for p in shared])
                 previous = []
                 continue
-            user_opens = False
-            clauses = _rejoin_joint_subject(split_clauses(sentence))
-            for index, clause in enumerate(clauses):
-                text = _normalize_clause(clause)
-                # An elided subject is the user's when the sentence opens with the user (or
-                # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
-                if index == 0:
-                    if _DEPENDENT_PARTICIPLE.match(sentence) is None:
-                        text = _supply_subject(text)
-                    user_opens = re.match(r"^I\b", text) is not None
-                elif user_opens:
-                    text = _supply_subject(text)
-                proposals = _read(text) if text else []
-                if not proposals and previous:
-                    proposals = [(p, Polarity.ASSERT) for p in _resolve_pronoun(text, previous)]
-                previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
-                for reading in (
-                    _reading(p, polarity, turn.created_at) for p, polarity in proposals
-                ):
-                    # Nothing forms about the listener (``User loves your turtles.``).
-                    if _LISTENER.search(reading.statement):
-                        continue
-                    key = (
-                        reading.belief_type.value,
-                        reading.subject,
-                        reading.statement.casefold(),
-                        reading.polarity.value,
-                    )
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    out.append(
-                        Candidate(
-                            belief_type=reading.belief_type,
-                            subject=reading.subject,
-                            statement=reading.statement,
-                            polarity=reading.polarity,
-                            exclusive=reading.exclusive,
-                            retracts=reading.retracts,
-                            source_event_ids=(turn.event_id,),
-                            evidence_at=turn.created_at,
-                            confidence=reading.confidence,
-                        )
-                    )
+            for sentence in _sentence_parts(whole):
+                previous = self._read_sentence(sentence, previous, emit)
         if not out and turn.prompt and turn.sentences:
             out = [
                 _candidate(_reading(p, Polarity.ASSERT), turn)
                 for p in answer_readings(turn.prompt, turn.sentences[0])
             ]
         return out
+
+    @staticmethod
+    def _read_sentence(
+        sentence: str,
+        previous: list[_Proposal],
+        emit: Callable[[list[tuple[_Proposal, Polarity]]], None],
+    ) -> list[_Proposal]:
+        """Read one sentence's clauses; return the asserted proposals ``it`` may refer to."""
+        if sentence_forms_nothing(sentence) or _SARCASM.match(sentence):
+            return []
+        user_opens = False
+        clauses = _rejoin_joint_subject(split_clauses(sentence))
+        for index, clause in enumerate(clauses):
+            text = _normalize_clause(clause)
+            # An elided subject is the user's when the sentence opens with the user (or
+            # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
+            if index == 0:
+                if _DEPENDENT_PARTICIPLE.match(sentence) is None:
+                    text = _supply_subject(text)
+                user_opens = re.match(r"^I\b", text) is not None
+            elif user_opens:
+                text = _supply_subject(text)
+            proposals = _read(text) if text else []
+            if not proposals and previous:
+                proposals = [(p, Polarity.ASSERT) for p in _resolve_pronoun(text, previous)]
+            previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
+            emit(proposals)
+        return previous
+
+
+_PURPOSE_TAIL = re.compile(
+    r"\s+(?:to\s+(?:see|find\s+out|check|learn|figure\s+out)\s+(?:if|whether|what|how)"
+    r"|so\s+(?:that\s+)?(?:I|we)\s+(?:could|can|would|might|may)|in\s+the\s+hope\s+that)\b.*$",
+    re.IGNORECASE,
+)
+"""A trailing purpose clause (``to see whether ...``, ``so I could ...``): what the user hoped
+to learn or gain is not asserted, but the act before it is."""
+_DASH = re.compile(r"\s+[-–—]+\s+")
+_CLAUSE_OPENER = re.compile(
+    r"^(?:I|I'm|I've|I'd|we|we're|it|it's|its|that|that's|this|they|they're|he|she|you|you're"
+    r"|so|but|and|honestly|can't|cannot|such|there|what|which|totally|really|super)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_parts(sentence: str) -> list[str]:
+    """The sentence without a trailing purpose clause, split at a spaced dash that opens a new
+    clause (``I joined a choir - you should hear us``), each part read on its own. A dash
+    before a list or an apposition (``three things - a tent and a stove``) is kept."""
+    text = _PURPOSE_TAIL.sub("", sentence)
+    if text != sentence:
+        text = text.rstrip(" ,") + "."
+    parts = _DASH.split(text)
+    out = [parts[0]]
+    for part in parts[1:]:
+        if _CLAUSE_OPENER.match(part):
+            out.append(part)
+        else:
+            out[-1] = f"{out[-1]} - {part}"
+    return out
 
 
 def _candidate(reading: ClauseReading, turn: Turn) -> Candidate:

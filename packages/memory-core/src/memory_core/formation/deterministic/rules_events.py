@@ -98,7 +98,7 @@ def _clause_parts(text: str) -> tuple[str, str, str | None] | None:
 def event_readings(clause: str) -> list[_Proposal]:
     """Read a first-person (or family) declarative clause as an event, activity or feeling."""
     text, when = take_time(clause)
-    text = _LEADING_PHRASE.sub("", text)
+    text = _VAGUE_TIME.sub("", _LEADING_PHRASE.sub("", text)).strip(" ,")
     if _LISTENER.search(text) or _SPECULATIVE.search(text):
         return []
     parts = _clause_parts(text)
@@ -216,6 +216,8 @@ def event_readings(clause: str) -> list[_Proposal]:
         and travel is None
         and verb.casefold() not in _PLANNING_VERBS
         and lower_aux in ("", "am", "are", "have been")
+        # ``I'm stoked to start``: a participle after ``am`` is a state, not an activity.
+        and not (lower_aux in ("am", "are") and not verb.casefold().endswith("ing"))
     )
     if ongoing:
         subject = _canonical_activity(f"{verb} {statement_obj}") or subject
@@ -223,6 +225,11 @@ def event_readings(clause: str) -> list[_Proposal]:
     proposals = _proposal(who, predicate, statement_obj, subject, when, past=past)
     return [_with(p, exclusive=True) for p in proposals] if exclusive else proposals
 
+
+_VAGUE_TIME = re.compile(
+    r"(?:^|,?\s+)the\s+other\s+(?:day|night|evening|morning|afternoon|week)\b,?", re.IGNORECASE
+)
+"""``the other day``: a past time no clock can bound; the event keeps its session's instant."""
 
 _BACK_TO = re.compile(r"^(?:am|are)\s+back\s+(?:to|into)\s+(?P<x>.+)$", re.IGNORECASE)
 

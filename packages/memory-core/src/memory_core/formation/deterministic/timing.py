@@ -6,8 +6,8 @@ gets the phrase back resolved against the instant the turn was recorded, as a da
 period: ``on 2026-01-04``, ``in the week of 2025-12-29`` (weeks start on Monday), ``on the
 weekend of 2026-01-03`` (the Saturday), ``in December 2025``, ``in 2025``. A weekday or a month
 without ``last`` or ``next`` resolves by the clause's tense: the latest one before the turn for a
-past statement, the next one after it otherwise. A phrase it cannot bound (``recently``, ``the
-other day``) stays in the clause as said.
+past statement, the next one after it otherwise. A phrase it cannot bound (``recently``) stays
+in the clause as said; ``the other day`` is dropped by the event rules.
 """
 
 from __future__ import annotations

@@ -1,0 +1,123 @@
+"""Pictures the user shares: a presenting line and an attached image's caption.
+
+In chat people show things as often as they describe them, and what they show is what a later
+question asks about:
+
+* **A presenting line.** ``Here's a photo of my garden after the storm`` -> ``User shared a
+  photo of their garden after the storm.``; ``Check out this pic of the harbor at dawn``,
+  ``Here is one of the lanterns I made`` and ``Here's my latest sketch`` read alike. The
+  object is put in the third person; its head noun phrase is the subject.
+* **An attachment caption.** A transcript that carries an image turn as ``[shared an image:
+  a photo of a red kite over a beach]`` (how the external adapters render a caption beside
+  the text) forms ``User shared a photo of a red kite over a beach.`` at a lower confidence:
+  the caption describes the picture, not in the user's own words.
+
+Nothing forms when the object names the listener's things (``your cat``), is only a pronoun
+(``a photo of it``), is someone else's picture (``a photo my sister took``), or when ``here's``
+opens a toast or a tip (``Here's to a great year``, ``Here's a tip: ...``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.domain import BeliefType
+from memory_core.formation._text import collapse
+from memory_core.formation.deterministic.conversation import (
+    _LISTENER,
+    _object,
+    _pronoun_only,
+    _thing,
+)
+from memory_core.formation.deterministic.phrases import _Proposal
+
+CAPTION_CONFIDENCE = 0.6
+"""Confidence of a belief read from an image caption: a description, not the user's words."""
+SHOWN_CONFIDENCE = 0.8
+"""Confidence of a picture the user presented in their own words."""
+MAX_SHOWN_WORDS = 14
+"""A presented or captioned object is kept to this many words (a belief is read beside its
+cost)."""
+
+_PICTURE = r"(?:photo|photograph|pic|picture|snap|snapshot|shot|selfie|image|video|clip)s?"
+_PRESENTING = re.compile(
+    r"^(?:(?:so|and|oh|also|ok(?:ay)?|yeah|yep|look|hey)[,!]?\s+)*"
+    r"(?:here(?:'s|’s|\s+is|\s+are)|check\s+out|take\s+a\s+look\s+at|look\s+at)\s+"
+    r"(?:(?:a|an|this|these|another|the|my|our)\s+)?(?:(?:new|recent|quick|latest|old)\s+)?"
+    r"(?:(?P<picture>" + _PICTURE + r")\s+of\s+(?P<shown>.+)"
+    r"|(?P<one>(?:one|some|a\s+few)\s+of\s+(?:my|our|the)\s+.+)"
+    r"|(?P<own>(?:my|our)\s+.+))$",
+    re.IGNORECASE,
+)
+_CAPTION = re.compile(
+    r"^\[\s*shared\s+an?\s+image\s*:\s*(?:an?\s+)?(?P<picture>photo(?:graph)?y?|picture|image"
+    r"|drawing|painting|screenshot)?(?:\s+of\s+)?(?P<shown>[^\]]+?)\s*\]?$",
+    re.IGNORECASE,
+)
+_OWN_FRAMING = re.compile(
+    r"^(?:my|our)\s+(?:\w+\s+)?(?:point|advice|tip|take|thought|thoughts|idea|question|answer"
+    r"|plan|problem|issue|two\s+cents|number|email|address)\b",
+    re.IGNORECASE,
+)
+"""``Here's my point``, ``here's my advice``: framing talk, not a thing shown."""
+
+
+def _clip(text: str) -> str:
+    words = text.split()
+    return " ".join(words[:MAX_SHOWN_WORDS])
+
+
+def _subject(shown: str) -> str:
+    """The head noun phrase of what is shown, before any action in it (``a dog catching a
+    frisbee`` -> ``dog``)."""
+    return _thing(re.split(r"\s+\w{2,}ing\b", shown, maxsplit=1)[0])
+
+
+def _shared(statement_obj: str, subject: str, confidence: float) -> list[_Proposal]:
+    statement = collapse(f"User shared {statement_obj}").rstrip(" .!,") + "."
+    return [
+        _Proposal(
+            belief_type=BeliefType.FACT,
+            subject=collapse(subject).casefold(),
+            predicate="shared",
+            obj=statement_obj,
+            exclusive=False,
+            statement=statement,
+            confidence=confidence,
+        )
+    ]
+
+
+def sharing_readings(sentence: str) -> list[_Proposal]:
+    """Read a sentence that presents a picture or carries an image caption (else nothing)."""
+    text = sentence.strip().rstrip(" .!")
+    caption = _CAPTION.match(text)
+    if caption is not None:
+        shown = _clip(caption.group("shown").strip(" ."))
+        if _LISTENER.search(shown) or _pronoun_only(shown):
+            return []
+        subject = _subject(shown)
+        kind = (caption.group("picture") or "image").casefold()
+        kind = "photo" if kind.startswith("photo") else kind
+        return _shared(f"a {kind} of {shown}", subject, CAPTION_CONFIDENCE) if subject else []
+    match = _PRESENTING.match(text)
+    if match is None or ":" in text or _LISTENER.search(text):
+        return []
+    if match.group("picture"):
+        shown = match.group("shown")
+        head = f"a {match.group('picture').casefold()} of "
+    elif match.group("one"):
+        shown, head = match.group("one"), ""
+    else:
+        shown, head = match.group("own"), ""
+        if _OWN_FRAMING.match(shown):
+            return []
+    about = re.sub(r"^(?:one|some|a\s+few)\s+of\s+", "", shown, flags=re.IGNORECASE)
+    if _pronoun_only(about) or not about.strip():
+        return []
+    obj = _clip(_object(shown, team=True))
+    subject = _subject(about)
+    return _shared(f"{head}{obj}", subject, SHOWN_CONFIDENCE) if subject and obj else []
+
+
+__all__ = ["CAPTION_CONFIDENCE", "SHOWN_CONFIDENCE", "sharing_readings"]
