@@ -349,6 +349,34 @@ MUTANTS: tuple[Mutant, ...] = (
         tests=("tests/memory_bench/live/test_arm_ceiling.py",),
     ),
     Mutant(
+        id="ranking.subject_cap_ignored",
+        gate="gate.memory.bench_no_regression",
+        description="the per-subject cap is the shipped 2 whatever the profile says",
+        edits=(
+            Edit(
+                path=RETRIEVER,
+                find="cap_per_subject(distinct, retrieval.per_subject_cap)",
+                replace="cap_per_subject(distinct, 2)",
+            ),
+        ),
+        tests=("tests/memory_bench/corpus/test_ranking_sensitivity.py",),
+        keyword="per_subject_cap",
+    ),
+    Mutant(
+        id="ranking.fusion_constant_ignored",
+        gate="gate.memory.bench_no_regression",
+        description="rank fusion uses the shipped constant 60 whatever the profile says",
+        edits=(
+            Edit(
+                path=RETRIEVER,
+                find="k=retrieval.reciprocal_rank_fusion_k,",
+                replace="k=60,",
+            ),
+        ),
+        tests=("tests/memory_bench/corpus/test_ranking_sensitivity.py",),
+        keyword="fusion",
+    ),
+    Mutant(
         id="render.token_budget_doubled",
         gate="gate.memory.token_ceiling",
         description="a block is seated up to twice its token budget",

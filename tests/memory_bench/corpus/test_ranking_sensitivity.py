@@ -104,6 +104,7 @@ def _moved(comparison: BaselineComparison) -> set[str]:
     return {difference.key for difference in moved}
 
 
+@pytest.mark.gate("gate.memory.bench_no_regression")
 @pytest.mark.parametrize("knob", sorted(KNOBS))
 def test_a_ranking_knob_moves_the_baseline(knob: str, monkeypatch: pytest.MonkeyPatch) -> None:
     profile, plan = KNOBS[knob]
@@ -116,6 +117,7 @@ def test_a_ranking_knob_moves_the_baseline(knob: str, monkeypatch: pytest.Monkey
     }, f"{knob} left every ranking-sensitive row at its baseline value"
 
 
+@pytest.mark.gate("gate.memory.bench_no_regression")
 def test_restating_the_shipped_knobs_leaves_the_baseline_current(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
