@@ -269,11 +269,11 @@ MUTANTS: tuple[Mutant, ...] = (
             Edit(
                 path=SERVICE,
                 find=(
-                    '                    "status": BeliefStatus.SUPERSEDED,\n'
-                    '                    "valid_to": ended,\n'
-                    '                    "superseded_by": successor.id,\n'
+                    '                        "status": BeliefStatus.SUPERSEDED,\n'
+                    '                        "valid_to": ended,\n'
+                    '                        "superseded_by": successor.id,\n'
                 ),
-                replace='                    "valid_to": ended,\n',
+                replace='                        "valid_to": ended,\n',
             ),
         ),
         tests=BENCH_GATES,

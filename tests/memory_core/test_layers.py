@@ -106,10 +106,11 @@ def test_importing_formation_does_not_load_httpx() -> None:
 def test_the_model_client_still_loads_on_first_use() -> None:
     probe = (
         "import sys, memory_core; loaded = 'httpx' in sys.modules; "
-        "from memory_core import OpenAICompatibleModel; "
-        "print(loaded, 'httpx' in sys.modules, OpenAICompatibleModel.__module__)"
+        "from memory_core import OpenAICompatibleModel; imported = 'httpx' in sys.modules; "
+        "OpenAICompatibleModel(model='m', base_url='http://127.0.0.1:9/v1'); "
+        "print(loaded, imported, 'httpx' in sys.modules, OpenAICompatibleModel.__module__)"
     )
     shown = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
-    assert shown.split() == ["False", "True", "memory_core.runtime.openai_compat"]
+    assert shown.split() == ["False", "False", "True", "memory_core.runtime.openai_compat"]
