@@ -7,12 +7,11 @@ the snapshot's members in one statement over the primary key.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
+from _support.pg_statements import captured_statements
 
 from memory_bench.perf import BENCH_NOW, BENCH_PRINCIPAL, BENCH_PROJECT, generate_beliefs
 from memory_core.clock import FixedClock
@@ -36,25 +35,10 @@ def loaded(postgres_url: str) -> Iterator[PostgresStorage]:
         yield storage
 
 
-class _Rollback(Exception):
-    pass
-
-
 def _statements(storage: PostgresStorage, call: Callable[[], object]) -> list[tuple[str, Any]]:
-    captured: list[tuple[str, Any]] = []
-
-    def listen(_c: Any, _cur: Any, statement: str, parameters: Any, _ctx: Any, _many: Any) -> None:
-        if statement.lstrip().upper().startswith("SELECT"):
-            captured.append((statement, parameters))
-
-    sa.event.listen(storage.engine, "before_cursor_execute", listen)
-    try:
-        with contextlib.suppress(_Rollback), storage.unit_of_work():
-            call()
-            raise _Rollback
-    finally:
-        sa.event.remove(storage.engine, "before_cursor_execute", listen)
-    return captured
+    return captured_statements(
+        storage, call, keep=lambda statement: statement.lstrip().upper().startswith("SELECT")
+    )
 
 
 def _plan(storage: PostgresStorage, statement: str, parameters: Any) -> Any:

@@ -8,13 +8,13 @@ with ``memory_core.idle.IDLE_SQL_PREDICATE``; the shipped predicate is compared 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from _support.pg_statements import captured_statements
 from sqlalchemy.engine import make_url
 
 from memory_core import Authority, Belief, BeliefStatus, BeliefType, Principal
@@ -67,25 +67,8 @@ def seeded(postgres_url: str) -> Iterator[PostgresStorage]:
         yield storage
 
 
-class _Rollback(Exception):
-    pass
-
-
 def _statement(storage: PostgresStorage, call: Callable[[], object]) -> tuple[str, Any]:
-    captured: list[tuple[str, Any]] = []
-
-    def listen(_c: Any, _cur: Any, statement: str, parameters: Any, _ctx: Any, _many: Any) -> None:
-        if "pg_advisory_xact_lock" not in statement:
-            captured.append((statement, parameters))
-
-    sa.event.listen(storage.engine, "before_cursor_execute", listen)
-    try:
-        with contextlib.suppress(_Rollback), storage.unit_of_work():
-            call()
-            raise _Rollback
-    finally:
-        sa.event.remove(storage.engine, "before_cursor_execute", listen)
-    return captured[0]
+    return captured_statements(storage, call)[0]
 
 
 def _scans(plan: Any) -> list[dict[str, Any]]:

@@ -8,13 +8,13 @@ and statuses so that an index can only serve a query through the predicates it w
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from _support.pg_statements import captured_statements
 
 from memory_core import BeliefStatus, BeliefType, Principal
 from memory_core.domain import LIVE_STATUSES, RecallQuery
@@ -156,30 +156,6 @@ def seeded(postgres_url: str) -> Iterator[PostgresStorage]:
         yield storage
 
 
-class _Rollback(Exception):
-    pass
-
-
-def _adapter_statements(
-    storage: PostgresStorage, call: Callable[[], object]
-) -> list[tuple[str, Any]]:
-    """The SQL ``call`` sends (advisory locks aside), captured and then rolled back."""
-    captured: list[tuple[str, Any]] = []
-
-    def listen(_c: Any, _cur: Any, statement: str, parameters: Any, _ctx: Any, _many: Any) -> None:
-        if "pg_advisory_xact_lock" not in statement:
-            captured.append((statement, parameters))
-
-    sa.event.listen(storage.engine, "before_cursor_execute", listen)
-    try:
-        with contextlib.suppress(_Rollback), storage.unit_of_work():
-            call()
-            raise _Rollback
-    finally:
-        sa.event.remove(storage.engine, "before_cursor_execute", listen)
-    return captured
-
-
 def _index_names(plan: Any) -> set[str]:
     if isinstance(plan, dict):
         own = {str(plan["Index Name"])} if "Index Name" in plan else set()
@@ -190,7 +166,7 @@ def _index_names(plan: Any) -> set[str]:
 
 
 def _indexes_used(storage: PostgresStorage, call: Callable[[], object]) -> set[str]:
-    (statement, parameters), *_ = _adapter_statements(storage, call)
+    (statement, parameters), *_ = captured_statements(storage, call)
     with storage.engine.begin() as connection:
         connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
         plan = connection.exec_driver_sql(

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from memory_cli.bench_recall import positive_int, run_report
+from memory_cli.bench_recall import positive_int, run_report, whole_number_at_least
 from memory_core.errors import UsageError
 
 if TYPE_CHECKING:
@@ -100,16 +100,6 @@ def _run(args: argparse.Namespace) -> int:
     return run_report(_report_json, args)
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
 def register(groups: dict[str, Any]) -> None:
     """Add ``agent bench perf``."""
     parser = groups["bench"].add_parser(
@@ -138,7 +128,10 @@ def register(groups: dict[str, Any]) -> None:
         "--per-round", type=positive_int, default=20, help="recalls per side per round"
     )
     parser.add_argument(
-        "--startup-rounds", type=_non_negative, default=3, help="start-up rounds (0 skips it)"
+        "--startup-rounds",
+        type=whole_number_at_least(0),
+        default=3,
+        help="start-up rounds (0 skips it)",
     )
     parser.add_argument("--seed", type=int, default=0, help="data and question seed (default 0)")
     parser.add_argument("--output", default=None, help="JSON report path (must not exist)")
