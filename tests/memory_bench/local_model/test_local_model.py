@@ -180,6 +180,26 @@ def test_server_serves_on_loopback_under_the_model_name(tmp_path: Path) -> None:
     assert args[args.index("--parallel") + 1] == "1"
 
 
+def test_threads_reach_the_server_and_below_one_is_a_usage_error(tmp_path: Path) -> None:
+    args = server_args(tmp_path / "s", tmp_path / "m.gguf", alias="q", port=1, threads=1)
+    assert args[args.index("--threads") + 1] == "1"
+    with pytest.raises(UsageError, match="--threads"):
+        server_args(tmp_path / "s", tmp_path / "m.gguf", alias="q", port=1, threads=0)
+
+
+def test_the_lane_serves_with_the_threads_the_operator_names(
+    tmp_path: Path, fake_lane: Path
+) -> None:
+    local_model.run_lane(
+        tmp_path / "results",
+        cache=tmp_path / "cache",
+        build_ref="abc",
+        threads=1,
+        agent=str(tmp_path / "agent"),
+    )
+    assert (tmp_path / "threads").read_text() == "1"
+
+
 def test_the_nominal_price_is_a_catalog_entry_for_the_model(tmp_path: Path) -> None:
     path = tmp_path / "prices.yaml"
     path.write_text(prices_yaml("qwen2.5-coder-1.5b-instruct-q4_k_m"), encoding="utf-8")
@@ -276,7 +296,8 @@ def fake_lane(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(local_model, "build_llama_server", lambda cache, jobs: tmp_path / "bin")
     monkeypatch.setattr(local_model, "model_gguf", lambda cache, spec: tmp_path / "m.gguf")
 
-    def fake_args(binary: Path, gguf: Path, *, alias: str, port: int) -> list[str]:
+    def fake_args(binary: Path, gguf: Path, *, alias: str, port: int, threads: int) -> list[str]:
+        (tmp_path / "threads").write_text(str(threads), "utf-8")
         return _fake_server(tmp_path, port)
 
     monkeypatch.setattr(local_model, "server_args", fake_args)

@@ -368,7 +368,13 @@ def server_args(
     binary: Path, gguf: Path, *, alias: str, port: int, context: int = 16384, threads: int = 2
 ) -> list[str]:
     """``llama-server`` on 127.0.0.1:``port`` serving ``gguf`` as ``alias``: one slot (so the
-    whole context window is one conversation's) and ``threads`` threads."""
+    whole context window is one conversation's) and ``threads`` threads.
+
+    Raises:
+        UsageError: ``threads`` is below 1.
+    """
+    if threads < 1:
+        raise UsageError(f"--threads must be >= 1, got {threads}")
     return [
         str(binary),
         "--model",
@@ -591,6 +597,7 @@ def run_lane(
     cache: Path,
     build_ref: str,
     jobs: int = 2,
+    threads: int = 2,
     spec: GgufSpec = QWEN25_CODER_15B,
     agent: str | None = None,
     live_extra: Sequence[str] = (),
@@ -617,7 +624,7 @@ def run_lane(
         prices.write_text(prices_yaml(spec.name), encoding="utf-8")
         evidence = output_dir / "evidence"
         port = free_port()
-        flags = server_args(binary, gguf, alias=spec.name, port=port)
+        flags = server_args(binary, gguf, alias=spec.name, port=port, threads=threads)
         summary["server"] = flags[1:]
         server = LlamaServer(flags, port=port, log=output_dir / "llama-server.log")
         try:
@@ -671,7 +678,7 @@ def exit_on_sigterm() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m memory_bench.local_model --output-dir DIR [--cache-dir D] [--jobs N]
-    [--build-ref SHA] [-- LIVE ARGS]``; returns the exit status."""
+    [--threads N] [--build-ref SHA] [-- LIVE ARGS]``; returns the exit status."""
     parser = argparse.ArgumentParser(prog="local_model", description=__doc__.splitlines()[0])
     parser.add_argument("--output-dir", type=Path, required=True, help="new results directory")
     parser.add_argument(
@@ -681,6 +688,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="build and model cache (default: LOCAL_MODEL_CACHE, else build/local-model)",
     )
     parser.add_argument("--jobs", type=int, default=2, help="parallel build jobs (default 2)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=2,
+        help="llama-server generation threads (default 2; 1 on a machine busy with other work)",
+    )
     parser.add_argument("--build-ref", required=True, help="the commit the live arm names")
     parser.add_argument("live", nargs="*", help="extra arguments of the live arm")
     args = parser.parse_args(argv)
@@ -691,6 +704,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             cache=args.cache_dir,
             build_ref=args.build_ref,
             jobs=args.jobs,
+            threads=args.threads,
             live_extra=args.live,
         )
     except UsageError as exc:
