@@ -120,6 +120,23 @@ _FREQUENCY = re.compile(
 )
 
 
+_NAME_FIRST = re.compile(
+    r"^(?P<name>(?!I\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\s+(?!(?:of|and|the|de|da|del|von|van)\b)"
+    r"(?=[a-z])"
+)
+"""An object that opens with a name run and goes on in lowercase words that are not part of a
+title (``Molly up from the airport``; not ``Lord of the Rings``)."""
+
+
+_MEASURE = re.compile(
+    r"^(?:(?:a|an|one|two|three|some|the)\s+)?(?:row|rows|bunch|couple|pair|lot|lots|piece"
+    r"|pieces|bag|bags|box|boxes|cup|cups|bowl|bowls|slice|slices|handful|stack|pile|batch"
+    r"|basket|jar|bottle|plate)\s+of\s+(?=\S)",
+    re.IGNORECASE,
+)
+"""A measure before what it measures (``a row of raspberries``): the thing is what follows."""
+
+
 def _thing(obj: str) -> str:
     """The head noun phrase an event's object is about, or "" when it names nothing."""
     words = obj.split()
@@ -134,6 +151,11 @@ def _thing(obj: str) -> str:
     text = _FREQUENCY.split(text, maxsplit=1)[0]
     if len(words) >= 3 and " ".join(words[:3]).casefold() == "a break from":
         return _thing(" ".join(words[3:]))
+    name = _NAME_FIRST.match(text)
+    if name is not None:
+        # ``Molly up from the airport``, ``Shelly the photos``: the person or place named.
+        return name.group("name").casefold()
+    text = _MEASURE.sub("", text)
     head = head_phrase(re.sub(r"^(?:this|that|these|those)\s+", "", text, flags=re.I))
     first = head.split()[0] if head else ""
     if first in _VAGUE_HEADS or (head and head.split()[-1] in _VAGUE_HEADS):
@@ -154,12 +176,27 @@ _SPENT_TIME = re.compile(
 """``spent the whole weekend tinkering``: the activity is the gerund after the time."""
 
 
+_INFINITIVE_TAKERS = frozenset(
+    {"learning", "learn", "learned", "learnt", "trying", "tried", "starting", "started"}
+)
+
+
 def _activity_subject(verb: str, obj: str) -> str:
     """The subject of an activity: what it acts on, else the activity itself (``painting``)."""
     spent = _SPENT_TIME.match(obj)
     if spent is not None:
         return spent.group("gerund").casefold()
     words = obj.split()
+    if (
+        verb.casefold() in _INFINITIVE_TAKERS
+        and len(words) >= 2
+        and words[0].casefold() == "to"
+        and words[1].islower()
+        and words[1] not in (*_ARTICLES, *_PRONOUN_OBJECTS, "my", "our", "their")
+        and (len(words) == 2 or words[2].casefold() in (*_PREPOSITIONS, *_PARTICLES))
+    ):
+        # ``learning to knit``: the activity learned, when it acts on nothing named.
+        return gerund(_verb_base(words[1].casefold()))
     if words and words[0].casefold().endswith("ing") and len(words[0]) > 4:
         following = words[1].casefold() if len(words) > 1 else ""
         if not following or following in _PREPOSITIONS or following in _PARTICLES:
@@ -201,10 +238,13 @@ _VERB_GROUP = re.compile(
 
 
 def _strip_adverbs(text: str) -> str:
+    """``text`` without its leading adverbs: the listed ones, and a lowercase word ending in
+    ``-ly`` that is no noun (a capitalised one inside a clause is a name: ``Italy``, ``Emily``)."""
     words = text.split()
     while words:
         lower = words[0].casefold().strip(",")
-        if lower in _ADVERB_WORDS or (lower.endswith("ly") and lower not in _NOT_ADVERBS):
+        heuristic = lower.endswith("ly") and words[0][:1].islower() and lower not in _NOT_ADVERBS
+        if lower in _ADVERB_WORDS or heuristic:
             words = words[1:]
         else:
             break

@@ -22,11 +22,13 @@ from memory_core.formation.deterministic.screening import (
     _SARCASM,
     _normalize_clause,
     _supply_subject,
+    cut_embedded_question,
     sentence_forms_nothing,
 )
 from memory_core.formation.port import Candidate, Turn
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 
+_PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
 _JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$|^[A-Z][a-z]+$", re.IGNORECASE)
 
 
@@ -105,7 +107,8 @@ class DeterministicExtractor:
             # An elided subject is the user's when the sentence opens with the user (or
             # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
             if index == 0:
-                if _DEPENDENT_PARTICIPLE.match(sentence) is None:
+                # No subject is supplied to a request (``Booked the table for eight, please``).
+                if _DEPENDENT_PARTICIPLE.match(sentence) is None and not _PLEASE.search(sentence):
                     text = _supply_subject(text)
                 user_opens = re.match(r"^I\b", text) is not None
             elif user_opens:
@@ -137,9 +140,9 @@ def _sentence_parts(sentence: str) -> list[str]:
     """The sentence without a trailing purpose clause, split at a spaced dash that opens a new
     clause (``I joined a choir - you should hear us``), each part read on its own. A dash
     before a list or an apposition (``three things - a tent and a stove``) is kept."""
-    text = _PURPOSE_TAIL.sub("", sentence)
+    text = _PURPOSE_TAIL.sub("", cut_embedded_question(sentence))
     if text != sentence:
-        text = text.rstrip(" ,") + "."
+        text = text.rstrip(" ,.") + "."
     parts = _DASH.split(text)
     out = [parts[0]]
     for part in parts[1:]:

@@ -256,7 +256,10 @@ _ADVERB_WORDS = _words(
     officially especially obviously clearly certainly surely"""
 )
 
-_NOT_ADVERBS = frozenset({"only", "early", "family", "rally", "belly", "fly", "reply", "apply"})
+_NOT_ADVERBS = _words(
+    """only early family rally belly fly reply apply ally lily jelly bully supply assembly
+    butterfly dragonfly anomaly monopoly homily"""
+)
 
 _STOP_VERBS = _words(
     """know knew think thought guess believe suppose mean meant agree agreed wonder wondered

@@ -63,7 +63,7 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
 
 _NOT_A_STATEMENT = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might|could|should|must|would|wish|hope|hopefully"
-    r"|someday|one\s+day|considering|thinking\s+(?:about|of)|I\s+think|I\s+guess|I\s+believe"
+    r"|someday|one\s+day|considering|thinking\s+(?:about|of)|I\s+think|I\s+guess|I\s+believe(?!\s+in\b)"
     r"|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of|shall|(?-i:may)"
     r"|(?-i:will))\b|'ll\b",
     re.IGNORECASE,
@@ -86,7 +86,10 @@ def _read(text: str, *, events: bool = True) -> list[tuple[_Proposal, Polarity]]
     retraction = _retraction(text)
     if retraction is not None:
         return [(p, Polarity.RETRACT) for p in retraction] + named
-    negated = r"^I\s+(?:do\s+not|did\s+not|cannot|am\s+not|have\s+not|never)\b"
+    negated = (
+        r"^I\s+(?:do\s+not|did\s+not|cannot|am\s+not|have\s+not|never"
+        r"|(?:have|had|am|was)\s+never)\b"
+    )
     if re.match(negated, text, re.IGNORECASE) and not (
         _ATTITUDE.match(text) or _DIET_NOT.match(text) or _NOT_FAN.match(text)
     ):

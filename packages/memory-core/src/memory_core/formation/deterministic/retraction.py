@@ -45,6 +45,7 @@ from memory_core.formation.deterministic.rules_values import (
     _rule_finds,
     _rule_helps,
     _rule_matters,
+    _rule_matters_to_do,
     _rule_whereabouts,
 )
 
@@ -58,6 +59,7 @@ _POSITIVE_RULES: tuple[_Rule, ...] = (
     _rule_be,
     _rule_it_when,
     _rule_matters,
+    _rule_matters_to_do,
     _rule_finds,
     _rule_helps,
     _rule_drawn,

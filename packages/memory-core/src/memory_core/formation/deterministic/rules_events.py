@@ -65,6 +65,7 @@ from memory_core.formation.deterministic.lexicon import (
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal
 from memory_core.formation.deterministic.rules_plans import _feeling
+from memory_core.formation.deterministic.screening import _REPORTED_CLAUSE
 from memory_core.formation.deterministic.timing import TimePhrase, take_time
 
 _SUBJECT = re.compile(
@@ -142,7 +143,9 @@ def event_readings(clause: str) -> list[_Proposal]:
         liked = _object(obj, team=True)
         if thing and liked and not _pronoun_only(obj):
             return [_p(BeliefType.PREFERENCE, thing, f"{verb.casefold()}s", liked)]
-    if aux is None and verb.casefold() in _STOP_VERBS:
+    if aux is None and verb.casefold() in ("believe", "believes") and obj[:3].casefold() == "in ":
+        return _belief_in(obj[3:], team=team)
+    if aux is None and verb.casefold() in _STOP_VERBS and not _reporting_act(verb, obj):
         return []
     if aux is not None and aux.casefold() in ("do", "did") and verb.casefold() in _STOP_VERBS:
         return []
@@ -165,6 +168,9 @@ def event_readings(clause: str) -> list[_Proposal]:
         and aux.casefold().startswith(("have been", "had been"))
         and not (verb.casefold().endswith("ing") or verb.casefold() == "to")
     ):
+        if who == "User" and _STATE.match(f"{verb} {obj}"):
+            # ``I've been involved in a garden project``: a state the user has been in.
+            return _feeling(who, "has been", f"{verb} {obj}", plural=False, when=when, team=team)
         return []
     if (
         aux is not None
@@ -224,6 +230,36 @@ def event_readings(clause: str) -> list[_Proposal]:
         return _activity(collapse(f"{who} {predicate} {statement_obj}"), subject)
     proposals = _proposal(who, predicate, statement_obj, subject, when, past=past)
     return [_with(p, exclusive=True) for p in proposals] if exclusive else proposals
+
+
+_REPORTING_ACTS = frozenset({"said", "told", "asked", "heard"})
+_STATE = re.compile(
+    r"^(?:involved|interested|obsessed|hooked|focused|invested|immersed|absorbed|engaged"
+    r"|fascinated|passionate|enrolled|active)\s+(?:in|with|on|into|about|by)\s+\S",
+    re.IGNORECASE,
+)
+"""A state named by a participle or adjective and what it is about (``involved in ...``)."""
+
+
+def _reporting_act(verb: str, obj: str) -> bool:
+    """A reporting verb the user did to a thing, not to a clause (the sentence screen has
+    already refused reported speech): ``told my kids a story``, ``asked for a raise``,
+    ``said goodbye to the flat``, ``heard a talk about ...``, ``thought about moving``."""
+    lower = verb.casefold()
+    if _REPORTED_CLAUSE.match(obj) or re.match(r"^(?:about\s+)?how\b", obj, re.IGNORECASE):
+        return False
+    if lower == "thought":
+        return re.match(r"^(?:about|of)\s+\S", obj, re.IGNORECASE) is not None
+    return lower in _REPORTING_ACTS and len(obj.split()) >= 2 and bool(_thing(obj))
+
+
+def _belief_in(what: str, *, team: bool) -> list[_Proposal]:
+    """``I really believe in second chances`` -> ``User believes in second chances.``."""
+    thing = _thing(what)
+    believed = _object(what, team=team)
+    if not thing or not believed or _pronoun_only(what):
+        return []
+    return [_p(BeliefType.PREFERENCE, thing, "believes in", believed)]
 
 
 _VAGUE_TIME = re.compile(

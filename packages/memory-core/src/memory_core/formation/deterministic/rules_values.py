@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
+from memory_core.formation._text import collapse, gerund
 from memory_core.formation.deterministic.conversation import (
     _LISTENER,
     _object,
@@ -149,6 +149,29 @@ _WHEREABOUTS = re.compile(
 )
 
 
+_MATTERS_TO_DO = re.compile(
+    r"^it(?:'s|\s+is)\s+(?P<how>" + _INTENSIFIER + r")(?P<adj>important|essential|crucial|vital"
+    r"|meaningful)\s+to\s+me\s+to\s+(?P<verb>[a-z]+)(?P<rest>(?:\s+\S+)*)$",
+    re.IGNORECASE,
+)
+
+
+def _rule_matters_to_do(clause: str) -> list[_Proposal]:
+    """``It's important to me to stay close to my family`` -> ``It is important to User to
+    stay close to their family.``: what the user holds worth doing, about the act itself."""
+    match = _MATTERS_TO_DO.match(clause)
+    if match is None or _LISTENER.search(clause) or _pronoun_only(match.group("rest").strip()):
+        return []
+    act = _object(f"{match.group('verb')}{match.group('rest')}", team=False)
+    if len(act.split()) < 2:
+        return []
+    verb, _, rest = act.partition(" ")
+    subject = " ".join(collapse(f"{gerund(verb)} {rest}").casefold().split()[:6])
+    how = collapse(match.group("how"))
+    statement = collapse(f"It is {how} {match.group('adj').casefold()} to User to {act}") + "."
+    return [_p(BeliefType.PREFERENCE, subject, "", act, exclusive=False, statement=statement)]
+
+
 def _rule_finds(clause: str) -> list[_Proposal]:
     """``Pottery is so relaxing`` -> ``User finds pottery so relaxing.``: an experience word
     said of a named activity or thing is the user's attitude toward it."""
@@ -199,4 +222,11 @@ def _rule_whereabouts(clause: str) -> list[_Proposal]:
     return _proposal("User", f"was {match.group('prep')}", place, place.casefold(), when, past=True)
 
 
-__all__ = ["_rule_drawn", "_rule_finds", "_rule_helps", "_rule_matters", "_rule_whereabouts"]
+__all__ = [
+    "_rule_drawn",
+    "_rule_finds",
+    "_rule_helps",
+    "_rule_matters",
+    "_rule_matters_to_do",
+    "_rule_whereabouts",
+]

@@ -33,7 +33,7 @@ _HEDGED = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might|could|should|must|would(?!\s+(?:much\s+)?(?:rather|prefer))"
     r"|wish|hope|hopefully|someday|one\s+day|thinking\s+(?:about|of)|considering"
     r"|planning\s+(?:on|to)|plan\s+to|want\s+to|wanna|going\s+to|gonna|shall|I\s+think"
-    r"|I\s+guess|I\s+believe|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of"
+    r"|I\s+guess|I\s+believe(?!\s+in\b)|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of"
     r"|(?-i:may)|(?-i:will))\b|'ll\b",
     re.IGNORECASE,
 )
@@ -198,6 +198,51 @@ def _normalize_clause(clause: str) -> str:
     return text.rstrip(" .!;,")
 
 
+_OWN_ACT = re.compile(
+    r"(?:^|[,;]\s*|\b(?:and|then)\s+)(?:I|we)(?:\s+(?:just|also|finally|recently|really|even"
+    r"|already|once|never|have|had|'ve|'d))*\s+$",
+    re.IGNORECASE,
+)
+"""What stands before a reporting verb the user did themselves (``I``, ``and then I``)."""
+_REPORTED_CLAUSE = re.compile(
+    r"^\s*(?:(?:me|him|her|them|us|everyone|everybody|my\s+\w+|the\s+\w+|[A-Z][a-z]+),?\s+)?"
+    r"(?:that\b|(?:I|he|she|they|we|it|you|there|this)\b|(?:i|he|she|they|we|it|you)'|to\s+me\b)",
+    re.IGNORECASE,
+)
+"""A clause after a reporting verb: what was said, thought or asked (``I said I'd help``)."""
+_ALWAYS_REPORTED = re.compile(r"\b(?:according\s+to|quote|quoted)\b", re.IGNORECASE)
+_EMBEDDED_QUESTION = re.compile(
+    r"(?:,\s*|\s+)(?:and\s+(?:then\s+)?)?(?:asked|asking|wondered|wondering|checked|checking)"
+    r"(?:\s+(?:them|him|her|the\s+\w+|my\s+\w+))?\s+(?:if|whether)\b.*$",
+    re.IGNORECASE,
+)
+"""A trailing embedded question the user asked or wondered (``..., and asked if they had
+room``): the act before it is asserted, the question is not."""
+
+
+def cut_embedded_question(sentence: str) -> str:
+    """``sentence`` without a trailing embedded question, ending with a period when cut;
+    a sentence that opens with one (``I asked if I could come``) is returned as it is."""
+    match = _EMBEDDED_QUESTION.search(sentence)
+    if match is None or not _OWN_ACT.sub("", sentence[: match.start()]).strip():
+        return sentence
+    return sentence[: match.start()].rstrip(" ,") + "."
+
+
+def _reported(sentence: str) -> bool:
+    """Reported speech or thought: a reporting verb, unless it is the user's own act on a thing
+    (``I wrote a poem``, ``I told my boss about the move``) rather than a report of a clause
+    (``I said I'd help``, ``My mom said she ...``)."""
+    text = _OWN_WORDS.sub("", sentence)
+    if _ALWAYS_REPORTED.search(text):
+        return True
+    for match in _REPORTED.finditer(text):
+        own = _OWN_ACT.search(text[: match.start()]) is not None
+        if not own or _REPORTED_CLAUSE.match(text[match.end() :]):
+            return True
+    return False
+
+
 def sentence_forms_nothing(sentence: str) -> bool:
     """True for a question, request, conditional, quotation or reported speech."""
     stripped = sentence.strip()
@@ -208,7 +253,7 @@ def sentence_forms_nothing(sentence: str) -> bool:
         (_QUESTION_START.match(lead) and not _SUBORDINATE_OPENER.match(lead))
         or _REQUEST_START.match(lead)
         or _CONDITIONAL.search(_POLITE_CONDITION.sub("", stripped))
-        or _REPORTED.search(_OWN_WORDS.sub("", stripped))
+        or _reported(stripped)
     )
 
 
@@ -226,6 +271,20 @@ _SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"^(?:(?:just|recently|finally)\s+)?(?:moved|relocated|joined|started|switched"
             r"|adopted|got|quit|stopped|gave\s+up|grew\s+up)\b",
+            "I ",
+        ),
+        (
+            # ``Finished my first quilt last night``: a past act on the user's own thing, or
+            # on a thing or an outing, with the ``I`` left out.
+            r"^(?:(?:just|recently|finally|also)\s+)?"
+            r"(?!(?:seemed|looked|sounded|happened|turned|worked|used|needed|meant|supposed"
+            r"|tired|excited|bored|stressed|worried|pleased|thrilled|stoked|exhausted|scared"
+            r"|amazed|surprised|interested|obsessed|based|married|born|raised|called|named"
+            r"|dressed|stuck|blessed|glad)\b)"
+            r"(?:[a-z]{3,}ed|went|made|took|bought|ran|wrote|saw|met|found|built|drew|sang|swam"
+            r"|rode|caught|won|spent|sold|sent|threw|began|brought|held|kept|baked|dyed)"
+            r"\s+(?:my|our|a|an|the|some|back|home|out|up|(?:hiking|camping|fishing|shopping"
+            r"|skiing|sailing|swimming|running|biking|climbing|dancing|bowling|skating))\b",
             "I ",
         ),
     )

@@ -1,0 +1,134 @@
+"""Blind sets 4 to 6 (issue 12): floors under what formation reads, and the readings they added.
+
+Each case file was written and committed before the extractor change it guards, with invented
+text only, and scored on main first (the commit that adds the file states that figure). The
+floors are the figures measured after the change; raise them when the extractor improves, never
+lower them to admit a regression.
+
+* ``hedge_and_name_cases.json``: an object that opens with a name ending in ``-ly`` (Italy,
+  Emily) was dropped as an adverb. Its twelve tentative-plan and wish cases (``Maybe I'll ...``,
+  ``I'd love to ...``) stay unformed by decision: the formation case file already labels those
+  readings hypotheticals (fn-015, fn-108, fn-307), and a label is never weakened.
+* ``reported_and_embedded_cases.json``: a reporting verb dropped the whole sentence
+  (``I wrote a poem``), and so did any ``if``/``whether`` (``... and asked if they had room``).
+* ``states_and_fragments_cases.json``: a state since some time, a belief in something, a thing
+  heard, a past act written without its ``I``, and ``It's important to me to ...``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memory_bench.formation_eval import FormationReport, evaluate_formation, load_formation_cases
+from memory_core.formation import (
+    DeterministicExtractor,
+    Turn,
+    screen_turn,
+    sentence_forms_nothing,
+)
+
+HERE = Path(__file__).parent
+
+FLOORS = {
+    "hedge_and_name_cases.json": 6,
+    "reported_and_embedded_cases.json": 17,
+    "states_and_fragments_cases.json": 15,
+}
+"""Expected beliefs formed, of 21 each: 0, 1 and 0 before the change each file guards."""
+
+
+@pytest.fixture(scope="module", params=sorted(FLOORS))
+def scored(request: pytest.FixtureRequest) -> tuple[str, FormationReport]:
+    name: str = request.param
+    return name, evaluate_formation(load_formation_cases(HERE / name))
+
+
+def test_recall_stays_at_or_above_its_floor(scored: tuple[str, FormationReport]) -> None:
+    name, report = scored
+    assert report.expected_total == 21
+    assert report.true_positives >= FLOORS[name], [
+        (row.id, row.missed) for row in report.cases if row.missed
+    ]
+
+
+def test_no_negative_case_forms_and_nothing_is_fabricated(
+    scored: tuple[str, FormationReport],
+) -> None:
+    _, report = scored
+    assert report.negative_formed == 0, [
+        (row.id, [b.statement for b in row.formed])
+        for row in report.cases
+        if row.kind == "negative" and row.formed
+    ]
+    assert report.fabricated == 0
+
+
+def _statements(text: str) -> list[str]:
+    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
+    return [c.statement for c in DeterministicExtractor().extract(turn)]
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("I visited Italy last year.", "User visited Italy in 2025."),
+        ("I met Emily at the gym.", "User met Emily at the gym."),
+        ("I wrote a poem about my dog.", "User wrote a poem about their dog."),
+        ("I told my boss about the move.", "User told their boss about the move."),
+        ("I thought about moving to Denver.", "User thought about moving to Denver."),
+        ("I called the vet and asked if she had time.", "User called the vet."),
+        ("I've been involved in a food drive.", "User has been involved in a food drive."),
+        ("I believe in second chances.", "User believes in second chances."),
+        ("Finished my first quilt last night.", "User finished their first quilt on 2026-01-04."),
+        (
+            "It's important to me to cook with my kids.",
+            "It is important to User to cook with their kids.",
+        ),
+    ],
+)
+def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
+    assert statement in _statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My mom said she wants to move to Florida.",
+        "I said I might join the gym.",
+        "I thought I lost my keys.",
+        "I asked if I could bring my dog.",
+        "I heard that the museum is closing.",
+        "I've never been interested in golf.",
+        "Booked the table for eight, please.",
+        "Seemed like a fun party.",
+        "It's important to you to win.",
+    ],
+)
+def test_reported_words_conditionals_negations_and_requests_still_form_nothing(
+    text: str,
+) -> None:
+    assert _statements(text) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "forms_nothing"),
+    [
+        ("I wrote a poem about my dog.", False),
+        ("I told my boss about the move.", False),
+        ("I said goodbye to the old flat.", False),
+        ("I said I'd help with the move.", True),
+        ("I told him I was fine.", True),
+        ("I thought it was closed.", True),
+        ("My mom said the trip was great.", True),
+        ("According to my sister, I snore.", True),
+    ],
+)
+def test_the_screen_refuses_a_reported_clause_not_the_users_own_act(
+    sentence: str, forms_nothing: bool
+) -> None:
+    """The screen is shared with grounding and provider formation, so it must hold alone."""
+    assert sentence_forms_nothing(sentence) is forms_nothing
