@@ -275,41 +275,6 @@ _IRREGULAR_PAST = _words(
     dug stuck spun slid bit hid shook put set cut hit let quit hurt shut read began drew"""
 )
 
-_IRREGULAR_BASE = {
-    "went": "go",
-    "got": "get",
-    "made": "make",
-    "took": "take",
-    "saw": "see",
-    "came": "come",
-    "gave": "give",
-    "found": "find",
-    "bought": "buy",
-    "brought": "bring",
-    "ran": "run",
-    "began": "begin",
-    "wrote": "write",
-    "met": "meet",
-    "left": "leave",
-    "kept": "keep",
-    "lost": "lose",
-    "won": "win",
-    "built": "build",
-    "sent": "send",
-    "spent": "spend",
-    "taught": "teach",
-    "sold": "sell",
-    "ate": "eat",
-    "drank": "drink",
-    "drove": "drive",
-    "flew": "fly",
-    "grew": "grow",
-    "swam": "swim",
-    "sang": "sing",
-    "rode": "ride",
-    "drew": "draw",
-}
-
 _VAGUE_HEADS = _words(
     """lot lots bit time times day days thing things stuff way fun blast one some much more
     everything anything something nothing kind sort deal part couple few ton tons while
@@ -373,5 +338,3 @@ _TIME_HEADS = _words(
     saturday saturdays sunday sundays weekend weekends morning mornings evening evenings night
     nights week weeks month months year years today tonight"""
 )
-
-_IRREGULAR_PAST_OF = {base: past for past, base in _IRREGULAR_BASE.items()}

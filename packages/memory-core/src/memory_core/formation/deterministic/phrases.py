@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse, indefinite_article
 from memory_core.formation.deterministic.lexicon import (
     _DETERMINERS,
     _FACETS,
@@ -16,6 +15,7 @@ from memory_core.formation.deterministic.lexicon import (
 )
 from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
 from memory_core.formation.deterministic.timing import TimePhrase
+from memory_core.text import collapse, indefinite_article
 
 
 def _strip_determiners(phrase: str) -> str:
