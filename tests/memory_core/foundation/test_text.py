@@ -6,11 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memory_core.formation.deterministic.phrases import _facet
 from memory_core.formation.third_person import third_person_verb
+from memory_core.retrieval import DEFAULT_FACETS
 from memory_core.text import (
+    FACETS,
     IRREGULAR_PLURALS,
     IRREGULAR_VERBS,
     LABEL_TRAILING_PUNCTUATION,
+    QUERY_FACETS,
+    SUBJECT_FACETS,
     TRAILING_PUNCTUATION,
     IrregularVerb,
     base_forms,
@@ -24,13 +29,13 @@ from memory_core.text import (
     third_person,
     undo_third_person,
     variants,
+    word_list,
 )
 from memory_core.tokenizer import STOPWORDS
 
 PROPERTY = settings(max_examples=200, deadline=None)
 TEXT = st.text(
-    alphabet=st.characters(codec="utf-8")
-    | st.sampled_from(" \t\n\u00a0.!?;:,…"),
+    alphabet=st.characters(codec="utf-8") | st.sampled_from(" \t\n\u00a0.!?;:,…"),
     max_size=40,
 )
 
@@ -171,3 +176,28 @@ def test_the_statement_rewrite_conjugates_through_the_text_module() -> None:
     assert third_person_verb("be") == "is"
     assert third_person_verb("study") == "studies"
     assert third_person_verb("moved") == "moved"
+
+
+# -- the facet word table --------------------------------------------------------------------
+
+
+def test_the_facet_table_is_one_table_read_two_ways() -> None:
+    names = [facet.name for facet in FACETS]
+    assert len(names) == len(set(names))
+    assert all(facet.words or facet.phrases for facet in FACETS)
+    assert DEFAULT_FACETS == QUERY_FACETS == tuple(f for f in FACETS if f.words)
+    assert tuple(f for f in FACETS if f.phrases) == SUBJECT_FACETS
+    assert {"residence", "spouse"} <= {f.name for f in QUERY_FACETS}
+    assert {"answer style", "indentation style"} <= {f.name for f in SUBJECT_FACETS}
+
+
+def test_formation_files_a_preference_under_a_subject_facet() -> None:
+    assert _facet("concise answers") == "answer style"
+    assert _facet("tabs over spaces") == "indentation style"
+    assert _facet("living in Oslo") is None  # a query facet, not a subject facet
+
+
+def test_a_facet_keyword_cues_the_facet_through_its_base_forms() -> None:
+    residence = next(f for f in QUERY_FACETS if f.name == "residence")
+    assert "live" in residence.keys and "lives" in residence.lexemes
+    assert word_list("a b", " c ") == ("a", "b", "c")

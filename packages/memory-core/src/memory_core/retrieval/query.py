@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from memory_core.retrieval._lexicon import DEFAULT_FACETS, QUESTION_SCAFFOLDING, Facet, _forms
-from memory_core.text import base_forms, fold, same_word, variants
+from memory_core.retrieval._lexicon import DEFAULT_FACETS, QUESTION_SCAFFOLDING
+from memory_core.text import Facet, base_forms, fold, same_word, variants, word_list
 from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
 
 FACET_WEIGHT = 0.5
@@ -176,7 +176,7 @@ class QueryFormer:
 
 
 QUESTION_OPENERS: frozenset[str] = frozenset(
-    _forms(
+    word_list(
         "what when where which who whom whose why how did does do is are was were has have had",
         "can could would will should",
     )

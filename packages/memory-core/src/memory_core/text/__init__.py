@@ -12,13 +12,16 @@ One module, so every package compares text the same way:
 * English word forms over one irregular-verb table (:data:`IRREGULAR_VERBS`): conjugation for
   formation (:func:`third_person`, :func:`undo_third_person`, :func:`gerund`,
   :func:`irregular_past`) and base forms and inflections for retrieval's query expansion
-  (:func:`base_forms`, :func:`inflections`, :func:`variants`, :func:`same_word`).
+  (:func:`base_forms`, :func:`inflections`, :func:`variants`, :func:`same_word`);
+* the facet word table (:data:`FACETS`): the aspects beliefs are filed under and the words
+  naming each, read by retrieval's query expansion and formation's preference subjects.
 
 The lexeme itself (what a store indexes) is the tokenizer's (:mod:`memory_core.tokenizer`).
 The benchmarks' answer scorer keeps its own Porter stemmer: it reproduces the published
 LoCoMo/SQuAD token F1, which must not move with memory-core's word forms.
 """
 
+from memory_core.text._facets import FACETS, QUERY_FACETS, SUBJECT_FACETS, Facet, word_list
 from memory_core.text._forms import (
     IRREGULAR_PLURALS,
     IRREGULAR_VERBS,
@@ -46,10 +49,14 @@ from memory_core.text._keys import (
 )
 
 __all__ = [
+    "FACETS",
     "IRREGULAR_PLURALS",
     "IRREGULAR_VERBS",
     "LABEL_TRAILING_PUNCTUATION",
+    "QUERY_FACETS",
+    "SUBJECT_FACETS",
     "TRAILING_PUNCTUATION",
+    "Facet",
     "IrregularVerb",
     "Reader",
     "base_forms",
@@ -67,4 +74,5 @@ __all__ = [
     "third_person",
     "undo_third_person",
     "variants",
+    "word_list",
 ]

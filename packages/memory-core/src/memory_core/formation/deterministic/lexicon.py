@@ -1,5 +1,6 @@
-"""Word lists the deterministic extractor reads with: facets, relations (one table), roles,
-diets, health words, nationalities, names that are not names, determiners."""
+"""Word lists the deterministic extractor reads with: relations (one table), roles, diets,
+health words, nationalities, names that are not names, determiners. Its facets are the facet
+word table's (:data:`memory_core.text.FACETS`)."""
 
 from __future__ import annotations
 
@@ -9,42 +10,6 @@ import re
 def _words(text: str) -> frozenset[str]:
     """A lexicon written as whitespace-separated words."""
     return frozenset(text.split())
-
-
-_FACETS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "answer style",
-        (
-            "answer",
-            "answers",
-            "response",
-            "responses",
-            "reply",
-            "replies",
-            "explanation",
-            "explanations",
-            "summary",
-            "summaries",
-        ),
-    ),
-    (
-        "answer format",
-        ("bullet points", "bullet", "bullets", "tables", "markdown", "numbered lists"),
-    ),
-    ("indentation style", ("tabs", "spaces", "indentation", "indents")),
-    ("color theme", ("dark mode", "light mode", "dark theme", "light theme")),
-    ("units", ("metric", "imperial", "celsius", "fahrenheit", "kilometers", "miles")),
-    (
-        "contact method",
-        ("email", "emails", "phone calls", "calls", "texts", "text messages", "slack messages"),
-    ),
-    ("seating", ("aisle seats", "aisle seat", "window seats", "window seat", "aisle", "window")),
-    (
-        "programming language",
-        ("python", "java", "javascript", "typescript", "rust", "golang", "kotlin", "ruby"),
-    ),
-    ("work arrangement", ("remote work", "working remotely", "working from home", "office")),
-)
 
 
 def _phrases(text: str) -> tuple[str, ...]:
