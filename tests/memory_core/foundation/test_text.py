@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -201,3 +204,34 @@ def test_a_facet_keyword_cues_the_facet_through_its_base_forms() -> None:
     residence = next(f for f in QUERY_FACETS if f.name == "residence")
     assert "live" in residence.keys and "lives" in residence.lexemes
     assert word_list("a b", " c ") == ("a", "b", "c")
+
+
+# -- one normaliser --------------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[3]
+INLINE_COPIES = re.compile(
+    r"""" "\.join\([^\n]*\.split\(\)\)"""  # a whitespace collapse (and fold) written out
+    r"""|compile\(r?"\\s\+"\)"""  # a whitespace-run pattern, for the same
+)
+
+
+def _copies(source: str) -> list[str]:
+    return [m.group(0) for m in INLINE_COPIES.finditer(source)]
+
+
+def test_the_guard_sees_the_copies_it_replaced() -> None:
+    assert _copies('    return " ".join(text.casefold().split()).rstrip(" .!?;:")\n')
+    assert _copies('_SPACE = re.compile(r"\\s+")\n')
+    assert not _copies("    return fold(text)\n")
+
+
+def test_no_package_collapses_whitespace_outside_memory_core_text() -> None:
+    sources = sorted((REPO / "packages").glob("*/src/**/*.py"))
+    assert len(sources) > 100  # the workspace's sources, not a vacuous pass
+    found = [
+        f"{path.relative_to(REPO)}: {copy}"
+        for path in sources
+        if "memory_core/text" not in path.as_posix()
+        for copy in _copies(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
