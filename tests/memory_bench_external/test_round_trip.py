@@ -32,9 +32,9 @@ from memory_bench_external._dates import (
     parse_locomo_datetime,
     parse_longmemeval_datetime,
 )
-from memory_bench_external.halumem import normalize_statement
 from memory_bench_external.run import instance_start, record_instance
 from memory_core.base.events import EventType
+from memory_core.text import matching_key
 
 Records = Callable[[Path], list[dict[str, Any]]]
 GATE = pytest.mark.gate("gate.memory.bench_external_adapters")
@@ -224,12 +224,12 @@ def test_halumem_round_trip(halumem_fixture: Path, json_records: Records) -> Non
         for probe, (number, question) in zip(instance.probes, questions, strict=True):
             assert probe.question == question["question"]
             assert probe.after_session == f"session_{number}"
-            needed = {normalize_statement(by_label[label].statement) for label in probe.needed}
-            stated = {normalize_statement(b.statement) for b in instance.beliefs}
+            needed = {matching_key(by_label[label].statement) for label in probe.needed}
+            stated = {matching_key(b.statement) for b in instance.beliefs}
             contents = [
                 e.get("memory_content") if isinstance(e, dict) else e for e in question["evidence"]
             ]
-            named = {normalize_statement(c) for c in contents if isinstance(c, str)} & stated
+            named = {matching_key(c) for c in contents if isinstance(c, str)} & stated
             assert needed == (set() if probe.abstention else named)
             assert {ref.session_id for ref in probe.evidence} == {
                 by_label[label].session_id for label in probe.needed

@@ -17,7 +17,6 @@ from memory_bench.formation_eval import (
     default_case_path,
     evaluate_formation,
     load_formation_cases,
-    normalize_text,
     render_summary,
     text_matches,
     triple_matches,
@@ -25,6 +24,7 @@ from memory_bench.formation_eval import (
 from memory_cli import main
 from memory_core import BeliefType
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
+from memory_core.text import label_key
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = ROOT / "corpus" / "memory-formation.v2.json"
@@ -75,8 +75,8 @@ def test_evaluation_is_reproducible(report: FormationReport) -> None:
 
 
 def test_matching_normalizes_case_whitespace_and_trailing_punctuation() -> None:
-    assert normalize_text("  User   Lives in  Portland now. ") == "user lives in portland now"
-    assert normalize_text("Really?!") == "really"
+    assert label_key("  User   Lives in  Portland now. ") == "user lives in portland now"
+    assert label_key("Really?!") == "really"
     assert text_matches("user lives in PORTLAND", ["User lives in Portland."])
     assert not text_matches("User lives in Portland, Oregon.", ["User lives in Portland."])
     expected = ExpectedBelief(

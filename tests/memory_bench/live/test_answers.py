@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from memory_bench.formation_eval import normalize_text
 from memory_bench.live.answers import is_abstention, score_answer, token_bounded_match
 from memory_bench.live.evidence import LiveCounts
 from memory_core.formation.selection import minimum_fully_supported
+from memory_core.text import label_key
 
 ABSTAIN = "I do not have that information."
 
@@ -22,7 +22,7 @@ ABSTAIN = "I do not have that information."
     ],
 )
 def test_the_abstain_phrase_is_matched_in_the_benchmark_normal_form(reply: str) -> None:
-    assert normalize_text(reply) == normalize_text(ABSTAIN) == "i do not have that information"
+    assert label_key(reply) == label_key(ABSTAIN) == "i do not have that information"
     assert is_abstention(reply, ABSTAIN)
     assert score_answer(reply, kind="abstain", values=[], abstain_phrase=ABSTAIN).correct
 

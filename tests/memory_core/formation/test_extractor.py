@@ -16,14 +16,9 @@ from memory_core.formation import (
     read_clause,
     screen_turn,
 )
-from memory_core.formation._text import (
-    base_form,
-    normalize_key,
-    split_clauses,
-    split_sentences,
-    third_person,
-)
+from memory_core.formation._text import split_clauses, split_sentences
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
+from memory_core.text import matching_key, third_person, undo_third_person
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 F = BeliefType.FACT
@@ -394,7 +389,7 @@ def test_text_helpers() -> None:
         "I work at Equinor",
         "I speak Norwegian",
     ]
-    assert normalize_key("  User   Lives in Oslo. ") == "user lives in oslo"
+    assert matching_key("  User   Lives in Oslo. ") == "user lives in oslo"
     assert [third_person(v) for v in ("use", "watch", "carry", "have", "play")] == [
         "uses",
         "watches",
@@ -402,7 +397,7 @@ def test_text_helpers() -> None:
         "has",
         "plays",
     ]
-    assert [base_form(v) for v in ("uses", "watches", "carries", "has", "lives")] == [
+    assert [undo_third_person(v) for v in ("uses", "watches", "carries", "has", "lives")] == [
         "use",
         "watch",
         "carry",

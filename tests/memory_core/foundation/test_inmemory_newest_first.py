@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from memory_core import Authority, Belief, BeliefStatus, BeliefType, InMemoryStorage, Principal
 from memory_core.domain import RecallQuery
 from memory_core.stores import _lexical_index as lexical_index
-from memory_core.tokenizer import lexemes, normalize_subject, term_lexeme_groups
+from memory_core.text import fold
+from memory_core.tokenizer import lexemes, term_lexeme_groups
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 OWNERS = (Principal("tenant-1", "alice"), Principal("tenant-1", "bob"))
@@ -129,13 +130,13 @@ def _apply(storage: InMemoryStorage, operations: list[Op]) -> list[Belief]:
 
 def _reference(beliefs: list[Belief], query: RecallQuery) -> list[Belief]:
     groups = term_lexeme_groups(query.terms or ())
-    named = {normalize_subject(s) for s in query.subjects}
+    named = {fold(s) for s in query.subjects}
 
     def matches(belief: Belief) -> bool:
         if query.terms is None:
             return True
         held = lexemes(f"{belief.subject} {belief.statement}")
-        return any(group <= held for group in groups) or normalize_subject(belief.subject) in named
+        return any(group <= held for group in groups) or fold(belief.subject) in named
 
     hits = [
         b

@@ -7,14 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memory_core.retrieval import DEFAULT_FACETS, Facet, QueryFormer
-from memory_core.retrieval._lexicon import (
+from memory_core.retrieval.query import is_question
+from memory_core.text import (
     base_forms,
     derived_bases,
     inflections,
     same_word,
     variants,
 )
-from memory_core.retrieval.query import is_question
 from memory_core.tokenizer import STOPWORDS, lexemes
 
 

@@ -11,7 +11,6 @@ stated. ``Memory Boundary`` questions ask about what was never said and are abst
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from pathlib import Path
 from typing import Final
@@ -31,6 +30,7 @@ from memory_bench_external._types import (
     ExternalTurn,
 )
 from memory_core.domain import BeliefType
+from memory_core.text import fold, matching_key
 
 LICENSE: Final = "CC-BY-NC-ND-4.0"
 """HaluMem's license."""
@@ -59,16 +59,6 @@ PRINCIPAL_ROLE: Final = "user"
 """The role whose turns are formation sources."""
 
 _ROLES: Final = frozenset({"user", "assistant"})
-_SPACE = re.compile(r"\s+")
-
-
-def normalize_statement(text: str) -> str:
-    """Case-fold, collapse whitespace and strip trailing sentence punctuation."""
-    return _SPACE.sub(" ", text.casefold()).strip().rstrip(".!?").rstrip()
-
-
-def _key(text: str) -> str:
-    return _SPACE.sub(" ", text.casefold()).strip()
 
 
 class _UserParser:
@@ -86,8 +76,8 @@ class _UserParser:
         """Labels of the beliefs stated so far with this text, oldest first."""
         if not isinstance(text, str):
             return []
-        return self.labels_by_text.get(_key(text)) or self.labels_by_text.get(
-            normalize_statement(text), []
+        return self.labels_by_text.get(fold(text)) or self.labels_by_text.get(
+            matching_key(text), []
         )
 
     def turns(
@@ -153,7 +143,7 @@ class _UserParser:
                     label=label,
                     statement=statement,
                     memory_type=memory_type,
-                    belief_type=BELIEF_TYPE_BY_MEMORY_TYPE.get(_key(memory_type), BeliefType.FACT),
+                    belief_type=BELIEF_TYPE_BY_MEMORY_TYPE.get(fold(memory_type), BeliefType.FACT),
                     source=context.optional_text(point, "memory_source", point_field) or "",
                     session_id=session_id,
                     stated_at=None
@@ -169,7 +159,7 @@ class _UserParser:
                 )
             )
             self.session_by_label[label] = session_id
-            for text in {_key(statement), normalize_statement(statement)}:
+            for text in {fold(statement), matching_key(statement)}:
                 self.labels_by_text.setdefault(text, []).append(label)
         self.tally = self.tally + EvidenceTally(unresolved_updates=unresolved)
 
@@ -186,14 +176,14 @@ class _UserParser:
             q_field = join(join(field, "questions"), index)
             question = context.mapping(raw_question, q_field)
             question_type = context.text(question, "question_type", q_field)
-            category = CATEGORY_BY_TYPE.get(_key(question_type))
+            category = CATEGORY_BY_TYPE.get(fold(question_type))
             if category is None:
                 known = ", ".join(sorted(CATEGORY_BY_TYPE))
                 raise context.error(
                     join(q_field, "question_type"),
                     f"unknown question type {question_type!r} (known, case-insensitive: {known})",
                 )
-            abstention = _key(question_type) in ABSTENTION_TYPES
+            abstention = fold(question_type) in ABSTENTION_TYPES
             needed: list[str] = []
             evidence: dict[str, ExternalEvidence] = {}
             if not abstention:

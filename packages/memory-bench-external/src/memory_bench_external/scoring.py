@@ -32,6 +32,7 @@ from memory_bench.live.answers import is_abstention
 from memory_bench_external._porter import stem
 from memory_bench_external._types import ExternalEvidence, ExternalProbe, F1Mode
 from memory_core.errors import UsageError
+from memory_core.text import collapse
 
 F1_CORRECT: Final = 0.5
 """An answer is correct at a normalized token F1 of this or above."""
@@ -48,7 +49,7 @@ def normalize_answer(text: str) -> str:
     only; abstention is decided by :func:`memory_bench.live.answers.is_abstention`."""
     lowered = text.replace(",", "").lower()
     unpunctuated = "".join(char for char in lowered if char not in _PUNCTUATION)
-    return " ".join(_ARTICLES.sub(" ", unpunctuated).split())
+    return collapse(_ARTICLES.sub(" ", unpunctuated))
 
 
 def answer_tokens(text: str) -> list[str]:

@@ -15,7 +15,8 @@ the code.
 Matching (shared with the benchmark corpus, whose ``LabeledBelief`` subclasses
 :class:`ExpectedBelief`): a formed belief matches an expected one when the belief types are
 equal and both its subject and its statement equal one of the acceptable alternatives after
-:func:`normalize_text` (case-folded, whitespace collapsed, trailing punctuation stripped).
+:func:`memory_core.text.label_key` (case-folded, whitespace collapsed, trailing punctuation
+and ellipsis stripped).
 Expected and formed beliefs pair one to one, first match first.
 
 Figures: ``precision`` = matched / formed over all cases (0.0 when nothing formed),
@@ -43,27 +44,21 @@ from memory_core import BeliefType, Principal, UsageError
 from memory_core.domain import scope_for_project
 from memory_core.formation import Extractor
 from memory_core.profiles import MemoryProfiles, load_profiles
+from memory_core.text import label_key
 
 CASE_FILE_NAME = "memory-formation.v2.json"
 """The checked-in case file, under ``corpus/``."""
 
-_TRAILING_PUNCTUATION = ".,;:!?…"
 _PROJECT = r"^[a-z][a-z0-9-]{1,63}$"
 _CASE_START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 _EVAL_PRINCIPAL = Principal("formation-eval", "user")
 _AGENT = "formation-eval"
 
 
-def normalize_text(text: str) -> str:
-    """The matching form of a label or a statement: case-folded, whitespace collapsed,
-    trailing punctuation stripped."""
-    return " ".join(text.casefold().split()).rstrip(_TRAILING_PUNCTUATION + " ")
-
-
 def text_matches(text: str, acceptable: Sequence[str]) -> bool:
-    """True when ``text`` equals one of ``acceptable`` after :func:`normalize_text`."""
-    wanted = normalize_text(text)
-    return any(normalize_text(option) == wanted for option in acceptable)
+    """True when ``text`` equals one of ``acceptable`` after :func:`~memory_core.text.label_key`."""
+    wanted = label_key(text)
+    return any(label_key(option) == wanted for option in acceptable)
 
 
 def triple_matches(
@@ -80,8 +75,8 @@ def triple_matches(
 
 def contains_forbidden(text: str, forbidden: Sequence[str]) -> bool:
     """True when the normalized ``text`` contains any normalized forbidden statement."""
-    haystack = normalize_text(text)
-    return any(normalize_text(f) and normalize_text(f) in haystack for f in forbidden)
+    haystack = label_key(text)
+    return any(label_key(f) and label_key(f) in haystack for f in forbidden)
 
 
 class _Model(BaseModel):
@@ -471,7 +466,6 @@ __all__ = [
     "default_case_path",
     "evaluate_formation",
     "load_formation_cases",
-    "normalize_text",
     "render_summary",
     "text_matches",
     "triple_matches",

@@ -54,7 +54,6 @@ from memory_bench.corpus import (
     label_session_distance,
     superseded_labels,
 )
-from memory_bench.formation_eval import normalize_text
 from memory_bench.metrics import (
     DistanceBin,
     FormationCounts,
@@ -62,8 +61,7 @@ from memory_bench.metrics import (
     ProbeMetrics,
 )
 from memory_core.domain import LIVE_STATUSES, Belief, BeliefType, RecallTrace, TracedBelief
-
-_WHITESPACE = re.compile(r"\s+")
+from memory_core.text import fold, label_key
 
 
 class StatedBelief(Protocol):
@@ -95,14 +93,10 @@ def matched_labels(labels: Iterable[LabeledBelief], item: StatedBelief) -> tuple
     return tuple(label.label for label in labels if matches_label(label, item))
 
 
-def _fold(text: str) -> str:
-    return _WHITESPACE.sub(" ", text.casefold()).strip()
-
-
 def contains_protected(text: str, fragment: str) -> bool:
     """True when ``fragment`` occurs in ``text`` (case-folded, whitespace collapsed, substring)."""
-    folded = _fold(fragment)
-    return bool(folded) and folded in _fold(text)
+    folded = fold(fragment)
+    return bool(folded) and folded in fold(text)
 
 
 def has_protected(item: StatedBelief, fragments: Sequence[str]) -> bool:
@@ -115,10 +109,10 @@ def has_protected(item: StatedBelief, fragments: Sequence[str]) -> bool:
 
 def renders_forbidden(forbidden: str, statement: str) -> bool:
     """True when ``statement`` renders ``forbidden``: equal or contained on token boundaries."""
-    needle = normalize_text(forbidden)
+    needle = label_key(forbidden)
     if not needle:
         return False
-    haystack = normalize_text(statement)
+    haystack = label_key(statement)
     pattern = rf"(?<!\w){re.escape(needle)}(?!\w)"
     return re.search(pattern, haystack) is not None
 

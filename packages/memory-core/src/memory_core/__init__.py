@@ -12,7 +12,8 @@ domain records, the results of the API's calls, the run and model types a compos
 the memory profiles, the storage a composition may be given, and the whole error tree
 (:mod:`memory_core.errors`). Everything else (clocks, id factories, storage ports, the
 tokenizer, the text gate, formation, retrieval and runtime internals) is imported from its
-own module.
+own module; text comparison and English word forms (fold, the matching key, base forms, the
+facet word table) from the public :mod:`memory_core.text`.
 """
 
 from typing import TYPE_CHECKING, Any

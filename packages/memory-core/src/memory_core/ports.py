@@ -212,7 +212,7 @@ class MemoryStore(Protocol):
         """The principal's beliefs about one of ``subjects``, in store-position order.
 
         An exact lookup, not a search: a belief matches when its subject's
-        ``memory_core.tokenizer.subject_match_key`` (case-folded, whitespace collapsed,
+        ``memory_core.text.matching_key`` (case-folded, whitespace collapsed,
         trailing `` .!?;:,`` stripped) is a given subject's. Only beliefs of ``belief_types``,
         in ``scopes`` and of ``statuses`` are returned, when given (``None``: any). Not
         capped: a subject holds few beliefs, and callers need all of them (the formation

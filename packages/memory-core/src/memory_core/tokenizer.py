@@ -145,25 +145,6 @@ def _term_group(term: str) -> frozenset[str]:
     return frozenset(_tokens(term))
 
 
-def normalize_subject(subject: str) -> str:
-    """Case-folded, whitespace-collapsed subject: the form subject-named matching compares
-    (both store adapters and the query former)."""
-    return " ".join(subject.casefold().split())
-
-
-TRAILING_PUNCTUATION = " .!?;:,"
-"""What matching strips from the end of a subject (and formation from a statement)."""
-
-
-def subject_match_key(subject: str) -> str:
-    """The normalized subject with trailing punctuation stripped: the exact-lookup form.
-
-    ``"Coffee."``, ``" coffee"`` and ``"COFFEE!"`` share the key ``"coffee"``
-    (``MemoryStore.find_by_subject``; formation's ``normalize_key`` of a subject is the same).
-    """
-    return normalize_subject(subject).rstrip(TRAILING_PUNCTUATION)
-
-
 def estimate_tokens(text: str) -> int:
     """Deterministic token estimate used by every budget: one token per four characters."""
     return (len(text) + 3) // 4

@@ -706,7 +706,7 @@ class PostgresMemoryStore:
         scopes: Sequence[str] | None = None,
         statuses: frozenset[BeliefStatus] | None = None,
     ) -> list[Belief]:
-        """The principal's beliefs about one of ``subjects`` (by ``subject_match_key``), in
+        """The principal's beliefs about one of ``subjects`` (by ``text.matching_key``), in
         store-position order: one read of ``ix_memories_principal_subject_match``."""
         lookup = find_by_subject_sql(
             principal,

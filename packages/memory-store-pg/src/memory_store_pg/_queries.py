@@ -17,7 +17,8 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import BeliefStatus, Principal, RecallQuery
 from memory_core.idle import IDLE_SQL_PREDICATE
-from memory_core.tokenizer import normalize_subject, subject_match_key, tokenize
+from memory_core.text import fold, matching_key
+from memory_core.tokenizer import tokenize
 from memory_store_pg._rows import bind, dump_json
 from memory_store_pg._schema import (
     BELIEF_COLUMNS,
@@ -219,7 +220,7 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
             )
             arms.append(f"memories.lexical @@ ({tsquery})")
             params.update({f"term_{n}": term for n, term in enumerate(terms)})
-        subjects = sorted({normalize_subject(subject) for subject in query.subjects})
+        subjects = sorted({fold(subject) for subject in query.subjects})
         if subjects:
             arms.append("memories.subject_key = ANY(%(subjects)s)")
             params["subjects"] = subjects
@@ -247,7 +248,7 @@ def find_by_subject_sql(
     The key expression is :data:`SUBJECT_MATCH_SQL` verbatim (the index's). Types and
     statuses are inlined constants (closed enums), subjects and scopes array parameters.
     """
-    keys = sorted({subject_match_key(subject) for subject in subjects})
+    keys = sorted({matching_key(subject) for subject in subjects})
     type_values = None if belief_types is None else sorted(set(belief_types))
     status_values = None if statuses is None else sorted(set(statuses))
     scope_values = None if scopes is None else sorted(set(scopes))

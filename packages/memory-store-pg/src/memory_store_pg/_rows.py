@@ -22,7 +22,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from memory_core.domain import Belief, Event, RecallTrace, Rejection, Session
 from memory_core.errors import UsageError
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
-from memory_core.tokenizer import normalize_subject
+from memory_core.text import fold
 
 _Model = TypeVar("_Model", bound=BaseModel)
 
@@ -83,7 +83,7 @@ def belief_values(belief: Belief) -> dict[str, Any]:
     """Column values of a belief (without its store position, which the store stamps)."""
     values = {name: _plain(value) for name, value in belief.model_dump().items()}
     values.pop("store_position")
-    values["subject_key"] = normalize_subject(belief.subject)
+    values["subject_key"] = fold(belief.subject)
     return values
 
 

@@ -45,7 +45,7 @@ from sqlalchemy.dialects import postgresql
 
 from memory_core.domain import LIVE_STATUSES, Authority, BeliefStatus, BeliefType, Polarity, Trust
 from memory_core.idle import IDLE_SQL_PREDICATE
-from memory_core.tokenizer import TRAILING_PUNCTUATION
+from memory_core.text import TRAILING_PUNCTUATION
 
 metadata = sa.MetaData()
 """All tables of the memory store."""
@@ -60,7 +60,7 @@ LEXICAL_DOCUMENT_SQL = f"to_tsvector('{LEXICAL_CONFIG}'::regconfig, subject || '
 """The lexical document every belief is matched on (the stored ``lexical`` column)."""
 
 SUBJECT_MATCH_SQL = f"rtrim(subject_key, '{TRAILING_PUNCTUATION}')"
-"""``memory_core.tokenizer.subject_match_key`` of a row, from its ``subject_key``: the key of
+"""``memory_core.text.matching_key`` of a row, from its ``subject_key``: the key of
 ``ix_memories_principal_subject_match`` (a query must spell it exactly so to use the index)."""
 
 _LIVE_PREDICATE = "status IN ({})".format(", ".join(f"'{s.value}'" for s in sorted(LIVE_STATUSES)))
@@ -177,7 +177,7 @@ memories = sa.Table(
     sa.Column("store_position", sa.BigInteger, nullable=False),
     sa.Column("belief_type", sa.Text, nullable=False),
     sa.Column("subject", sa.Text, nullable=False),
-    # normalize_subject(subject): case-folded, whitespace-collapsed (subject-named matching)
+    # fold(subject): case-folded, whitespace-collapsed (subject-named matching)
     sa.Column("subject_key", sa.Text, nullable=False),
     sa.Column("statement", sa.Text, nullable=False),
     sa.Column("polarity", sa.Text, nullable=False),

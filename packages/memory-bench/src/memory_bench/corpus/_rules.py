@@ -28,7 +28,7 @@ from memory_bench.corpus._timeline import (
     beliefs_by_label,
     scenario_timeline,
 )
-from memory_bench.formation_eval import normalize_text
+from memory_core.text import label_key
 
 MIN_SCENARIOS = 12
 """Corpus validator: at least this many scenarios."""
@@ -59,12 +59,12 @@ def category_rule(category: ProbeCategory) -> CorpusRule:
 def is_protected_abstention_scenario(scenario: BenchmarkScenario) -> bool:
     """True when the scenario has protected statements and an abstention probe whose forbidden
     statements include one of them (compared normalized)."""
-    protected = {normalize_text(text) for text in scenario.protected_statements}
+    protected = {label_key(text) for text in scenario.protected_statements}
     if not protected:
         return False
     return any(
         probe.category == "abstention"
-        and protected.intersection(normalize_text(text) for text in probe.forbidden_statements)
+        and protected.intersection(label_key(text) for text in probe.forbidden_statements)
         for probe in scenario.probes
     )
 
@@ -129,7 +129,7 @@ def scenario_violations(scenario: BenchmarkScenario) -> tuple[CorpusViolation, .
                 f"needed label {duplicate!r} is listed more than once; list each label once",
                 probe.id,
             )
-        for duplicate in _duplicates(normalize_text(text) for text in probe.forbidden_statements):
+        for duplicate in _duplicates(label_key(text) for text in probe.forbidden_statements):
             add(
                 CorpusRule.SCENARIO_UNIQUE_FORBIDDEN,
                 f"forbidden statement {duplicate!r} is listed more than once (compared "
@@ -186,7 +186,7 @@ def corpus_violations(
             CorpusRule.CORPUS_UNIQUE_SCENARIO_IDS,
             f"scenario id {duplicate!r} is used more than once; give each scenario its own",
         )
-    if not normalize_text(corpus.abstain_phrase):
+    if not label_key(corpus.abstain_phrase):
         add(
             CorpusRule.CORPUS_ABSTAIN_PHRASE,
             "abstain_phrase is empty once normalized; give the exact reply that means "
@@ -441,8 +441,8 @@ def _update_problem(
     old = labels.get(belief.supersedes)
     if old is None:
         return None
-    forbidden = {normalize_text(text) for text in probe.forbidden_statements}
-    missing = [text for text in old.statements if normalize_text(text) not in forbidden]
+    forbidden = {label_key(text) for text in probe.forbidden_statements}
+    missing = [text for text in old.statements if label_key(text) not in forbidden]
     if missing:
         return f"forbidden_statements must cover the superseded label {old.label!r}; add {missing}"
     return None

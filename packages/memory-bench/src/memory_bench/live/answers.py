@@ -3,7 +3,7 @@
 * An answer *abstained* when its normalized text equals the normalized abstain phrase
   (:func:`is_abstention`, the one abstention rule the external datasets' scoring shares; the
   normalization is the benchmark's matching form,
-  :func:`memory_bench.formation_eval.normalize_text`).
+  :func:`memory_core.text.label_key`).
 * ``exact``/``alternatives``: correct when the stripped answer is a single line, some gold value
   matches token-bounded in the normalized answer, and the answer did not abstain.
 * ``all_of``: the same, with every gold value matching.
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from memory_bench.formation_eval import normalize_text
+from memory_core.text import label_key
 
 AnswerKind = Literal["exact", "alternatives", "all_of", "abstain"]
 
@@ -33,8 +33,8 @@ def is_abstention(answer: str | None, abstain_phrase: str) -> bool:
     """
     if not answer:
         return False
-    phrase = normalize_text(abstain_phrase)
-    return bool(phrase) and normalize_text(answer) == phrase
+    phrase = label_key(abstain_phrase)
+    return bool(phrase) and label_key(answer) == phrase
 
 
 def _words(text: str) -> list[str]:

@@ -1,4 +1,6 @@
-"""Text helpers shared by the hazard screen and the deterministic extractor.
+"""Sentence and clause splitting shared by the hazard screen and the deterministic extractor.
+
+Folding, the matching key and English word forms are :mod:`memory_core.text`'s.
 
 Sentences are split on terminal punctuation followed by whitespace (not inside tokens such as
 ``api.example.com`` or ``3.5``, not after common abbreviations, not before a lowercase word) and
@@ -13,8 +15,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-from memory_core.tokenizer import TRAILING_PUNCTUATION
 
 _TERMINATOR = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)|\n")
 _ABBREVIATIONS = frozenset(
@@ -120,73 +120,3 @@ _CLAUSE_BREAK = re.compile(
 def split_clauses(sentence: str) -> list[str]:
     """Split one sentence into clauses on semicolons and first-person coordination."""
     return [part.strip() for part in _CLAUSE_BREAK.split(sentence) if part and part.strip()]
-
-
-def collapse(text: str) -> str:
-    """Collapse runs of whitespace to one space and trim."""
-    return " ".join(text.split())
-
-
-def normalize_key(text: str) -> str:
-    """Case-folded, whitespace-collapsed, trailing punctuation stripped: the matching form."""
-    return collapse(text).casefold().rstrip(TRAILING_PUNCTUATION)
-
-
-_ES_ENDINGS = ("s", "sh", "ch", "x", "z", "o")
-_IRREGULAR = {"have": "has", "be": "is", "do": "does", "go": "goes", "can": "can"}
-_DECONJUGATE_IRREGULAR = {"has": "have", "is": "am", "does": "do", "goes": "go"}
-
-
-def third_person(verb: str) -> str:
-    """Conjugate a base-form English verb for a singular third-person subject."""
-    lower = verb.casefold()
-    if lower in _IRREGULAR:
-        return _IRREGULAR[lower]
-    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    if lower.endswith(_ES_ENDINGS):
-        return verb + "es"
-    return verb + "s"
-
-
-def base_form(verb: str) -> str:
-    """Undo :func:`third_person` for the regular patterns it produces (``lives`` -> ``live``)."""
-    lower = verb.casefold()
-    if lower in _DECONJUGATE_IRREGULAR:
-        return _DECONJUGATE_IRREGULAR[lower]
-    if lower.endswith("ies") and len(lower) > 3:
-        return verb[:-3] + "y"
-    if lower.endswith(("shes", "ches", "xes", "zes", "sses", "oes")):
-        return verb[:-2]
-    if lower.endswith("s") and not lower.endswith("ss"):
-        return verb[:-1]
-    return verb
-
-
-_VOWELS = frozenset("aeiou")
-
-
-def gerund(verb: str) -> str:
-    """The ``-ing`` form of a base-form English verb (``bike`` -> ``biking``, ``run`` ->
-    ``running``), by the regular spelling rules."""
-    lower = verb.casefold()
-    if lower.endswith("ie"):
-        return verb[:-2] + "ying"
-    if lower.endswith("e") and not lower.endswith(("ee", "ye", "oe")) and len(lower) > 2:
-        return verb[:-1] + "ing"
-    if (
-        len(lower) <= 4
-        and len(lower) >= 3
-        and lower[-1] not in _VOWELS
-        and lower[-1] not in "wxy"
-        and lower[-2] in _VOWELS
-        and lower[-3] not in _VOWELS
-    ):
-        return verb + verb[-1] + "ing"
-    return verb + "ing"
-
-
-def indefinite_article(noun_phrase: str) -> str:
-    """``a`` or ``an`` for a noun phrase, by its first letter (a spelling heuristic)."""
-    first = noun_phrase.lstrip()[:1].casefold()
-    return "an" if first in ("a", "e", "i", "o", "u") else "a"

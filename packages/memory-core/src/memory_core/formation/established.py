@@ -36,11 +36,11 @@ from memory_core.base.events import EventType
 from memory_core.base.working_state import Fact, WorkingState
 from memory_core.domain import Authority, BeliefType, Event, Principal, Session
 from memory_core.errors import UsageError
-from memory_core.formation._text import collapse
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE
 from memory_core.formation.extractor import Candidate
 from memory_core.formation.hazards import is_hazardous
 from memory_core.ports import EventLog
+from memory_core.text import collapse
 
 SourceCheck = Callable[[Event, Principal, str], bool]
 """``(event, principal, session id) -> bool``: is this a formation source of that session."""

@@ -28,7 +28,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memory_core.domain import Authority, Polarity
-from memory_core.formation._text import base_form, collapse
 from memory_core.formation.extractor import (
     Candidate,
     DeterministicExtractor,
@@ -37,6 +36,7 @@ from memory_core.formation.extractor import (
     sentence_forms_nothing,
 )
 from memory_core.formation.resolver import GROUNDING_FILLER, candidate_key, content_words
+from memory_core.text import collapse, undo_third_person
 from memory_core.tokenizer import tokenize
 
 REMEMBER_AUTHORITY = Authority.AFFIRMED
@@ -79,7 +79,7 @@ def unwrap(sentence: str) -> str:
 
 
 def _base(words: frozenset[str]) -> frozenset[str]:
-    return frozenset(base_form(w) for w in words) | words
+    return frozenset(undo_third_person(w) for w in words) | words
 
 
 def _negated(text: str) -> bool:
@@ -110,7 +110,7 @@ def _holds(sentence: str, needed: frozenset[str], *, negated: bool) -> bool:
     if _negated(sentence) != negated:
         return False
     have = _base(frozenset(tokenize(sentence)))
-    return all(word in have or base_form(word) in have for word in needed)
+    return all(word in have or undo_third_person(word) in have for word in needed)
 
 
 def entailing_event(

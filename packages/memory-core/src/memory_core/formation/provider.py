@@ -62,7 +62,6 @@ from memory_core.base.model import (
     TransientModelError,
 )
 from memory_core.domain import Authority, BeliefType, Polarity
-from memory_core.formation._text import collapse
 from memory_core.formation.extractor import Candidate, Turn, sentence_forms_nothing
 from memory_core.formation.provider_prompt import CANDIDATE_SCHEMA, RESPONSE_FORMAT, SYSTEM_PROMPT
 from memory_core.formation.provider_reply import (
@@ -79,6 +78,7 @@ from memory_core.formation.provider_reply import (
 )
 from memory_core.formation.resolver import content_words
 from memory_core.policy import PROVIDER_FORMATION_POLICY
+from memory_core.text import collapse
 
 PROVIDER_CANDIDATE_CONFIDENCE = 0.7
 """Confidence of a belief a model extracted (an inference, below a direct user statement)."""

@@ -18,11 +18,12 @@ from typing import Any, TypeVar
 
 from memory_core.domain import BeliefType, Polarity
 from memory_core.errors import MemoryCoreError
-from memory_core.formation._text import collapse, normalize_key, split_sentences
+from memory_core.formation._text import split_sentences
 from memory_core.formation.hazards import is_hazardous
 from memory_core.formation.resolver import GROUNDING_FILLER, content_words
 from memory_core.formation.service import grounded
 from memory_core.formation.third_person import third_person
+from memory_core.text import collapse, matching_key
 
 DROP_MALFORMED_CANDIDATES = True
 """Whether a malformed candidate is dropped and the rest of its reply kept (a hostile candidate
@@ -273,8 +274,8 @@ def read_reply(
             continue
         key = (
             proposal.belief_type.value,
-            normalize_key(proposal.subject),
-            normalize_key(proposal.statement),
+            matching_key(proposal.subject),
+            matching_key(proposal.statement),
             proposal.polarity.value,
         )
         if key not in seen:

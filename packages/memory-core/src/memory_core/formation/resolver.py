@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memory_core.domain import Belief, Polarity
-from memory_core.formation._text import normalize_key
 from memory_core.formation.extractor import Candidate
+from memory_core.text import matching_key
 from memory_core.tokenizer import STOPWORDS, tokenize
 
 BeliefKey = tuple[str, str, str]
@@ -75,7 +75,7 @@ def content_words(text: str, *, filler: frozenset[str] = STATEMENT_FILLER) -> fr
 
 def belief_key(belief_type: str, subject: str, statement: str) -> BeliefKey:
     """The normalized matching key of a belief or candidate."""
-    return (normalize_key(belief_type), normalize_key(subject), normalize_key(statement))
+    return (matching_key(belief_type), matching_key(subject), matching_key(statement))
 
 
 def candidate_key(candidate: Candidate) -> BeliefKey:
@@ -102,7 +102,7 @@ SlotKey = tuple[str, str, str]
 
 def slot_of(belief: Belief) -> SlotKey:
     """The slot of a stored belief."""
-    return (belief.scope, belief.belief_type.value, normalize_key(belief.subject))
+    return (belief.scope, belief.belief_type.value, matching_key(belief.subject))
 
 
 def _in_store_order(beliefs: dict[str, Belief] | None) -> list[Belief]:
@@ -173,7 +173,7 @@ class Ledger:
 
     def live(self, *, scope: str, belief_type: str, subject: str) -> list[Belief]:
         """Live beliefs of one scope, type and normalized subject, in store order."""
-        slot = (scope, belief_type, normalize_key(subject))
+        slot = (scope, belief_type, matching_key(subject))
         return [b for b in _in_store_order(self._by_slot.get(slot)) if b.is_live]
 
 

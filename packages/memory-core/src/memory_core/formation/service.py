@@ -77,7 +77,7 @@ from memory_core.domain import (
     validate_scope,
 )
 from memory_core.errors import NotFoundError, UsageError
-from memory_core.formation._text import base_form, collapse, split_sentences
+from memory_core.formation._text import split_sentences
 from memory_core.formation.conflicts import confirmation_payload, linked_back, unlink_partners
 from memory_core.formation.decay import MAX_INFERRED_CONFIDENCE, DecayResult, decay_sweep
 from memory_core.formation.established import apply_ceiling, established_pass
@@ -110,6 +110,7 @@ from memory_core.formation.usage import UsageResult, record_usage
 from memory_core.ids import IdFactory
 from memory_core.ports import Storage
 from memory_core.profiles import MemoryProfiles
+from memory_core.text import collapse, undo_third_person
 from memory_core.tokenizer import lexemes
 
 _log = logging.getLogger(__name__)
@@ -267,7 +268,7 @@ def first_person(statement: str) -> str:
     if match is None:
         return text
     negation = "no longer " if match.group("neg") else ""
-    return f"I {negation}{base_form(match.group('verb'))}{text[match.end() :]}"
+    return f"I {negation}{undo_third_person(match.group('verb'))}{text[match.end() :]}"
 
 
 _ENTITY = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import re
 
+from memory_core.text import third_person as conjugate
+
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 ADVERBS: frozenset[str] = frozenset(
@@ -214,13 +216,7 @@ def third_person_verb(verb: str) -> str:
         return _CONTRACTIONS[verb]
     if verb in MODALS or verb in KEPT or verb.endswith("ed") or verb in ("is", "has", "does"):
         return verb
-    if verb == "go":
-        return "goes"
-    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    return verb + "s"
+    return conjugate(verb)
 
 
 def _inner(rest: str) -> str:

@@ -9,12 +9,13 @@ query-driven arms search for. ``MemoryRetriever.recall_delta`` and
 (``memory_core.retrieval.lifecycle``).
 """
 
-from memory_core.retrieval._lexicon import DEFAULT_FACETS, Facet
+from memory_core.retrieval._lexicon import DEFAULT_FACETS
 from memory_core.retrieval.lifecycle import Corrections, render_correction
 from memory_core.retrieval.query import FormedQuery, QueryFormer, TermGroup
 from memory_core.retrieval.ranking import is_durable, reciprocal_rank_fusion
 from memory_core.retrieval.render import render_block, render_header, render_line
 from memory_core.retrieval.retriever import MemoryRetriever, RecallRequest, RecallResult
+from memory_core.text import Facet
 
 __all__ = [
     "DEFAULT_FACETS",

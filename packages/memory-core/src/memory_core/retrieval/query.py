@@ -20,16 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from memory_core.retrieval._lexicon import (
-    DEFAULT_FACETS,
-    QUESTION_SCAFFOLDING,
-    Facet,
-    _forms,
-    base_forms,
-    same_word,
-    variants,
-)
-from memory_core.tokenizer import STOPWORDS, normalize_subject, query_terms, tokenize
+from memory_core.retrieval._lexicon import DEFAULT_FACETS, QUESTION_SCAFFOLDING
+from memory_core.text import Facet, base_forms, fold, same_word, variants, word_list
+from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
 
 FACET_WEIGHT = 0.5
 """Weight of a facet expansion group relative to a keyword group (part of retrieval@2)."""
@@ -142,7 +135,7 @@ class QueryFormer:
         # subject holding a word that shares no base form with any token is skipped unread.
         turn_bases = frozenset().union(*(base_forms(token) for token in tokens))
         found: list[tuple[int, str]] = []
-        for subject in sorted({normalize_subject(s) for s in known_subjects if s.strip()}):
+        for subject in sorted({fold(s) for s in known_subjects if s.strip()}):
             phrase = tokenize(subject)
             if not phrase or all(token in STOPWORDS for token in phrase):
                 continue
@@ -183,7 +176,7 @@ class QueryFormer:
 
 
 QUESTION_OPENERS: frozenset[str] = frozenset(
-    _forms(
+    word_list(
         "what when where which who whom whose why how did does do is are was were has have had",
         "can could would will should",
     )
@@ -214,5 +207,4 @@ __all__ = [
     "QueryFormer",
     "TermGroup",
     "is_question",
-    "normalize_subject",
 ]

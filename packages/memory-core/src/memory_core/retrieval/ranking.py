@@ -51,7 +51,8 @@ from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, Beli
 from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights
 from memory_core.retrieval.query import TermGroup
 from memory_core.retrieval.render import block_tokens
-from memory_core.tokenizer import lexemes, normalize_subject
+from memory_core.text import fold, matching_key
+from memory_core.tokenizer import lexemes
 
 REINFORCE_SATURATION = 10
 """``C_max``: the evidence count at which the reinforce term saturates at 1."""
@@ -284,7 +285,7 @@ def penalize_near_duplicates(scored: Sequence[Scored], penalty: float) -> list[S
     judged: list[Scored] = []
     for candidate in order(scored):
         belief = candidate.belief
-        key = (normalize_subject(belief.subject), belief.belief_type)
+        key = (fold(belief.subject), belief.belief_type)
         tokens = lexemes(belief.statement)
         seen = earlier.setdefault(key, [])
         if any(jaccard(tokens, other) >= NEAR_DUPLICATE_JACCARD for other in seen):
@@ -294,18 +295,13 @@ def penalize_near_duplicates(scored: Sequence[Scored], penalty: float) -> list[S
     return order(judged)
 
 
-def normalize_statement(statement: str) -> str:
-    """Case-folded, whitespace-collapsed, trailing sentence punctuation stripped."""
-    return " ".join(statement.casefold().split()).rstrip(" .!?;:")
-
-
 def collapse_duplicates(ranked: Sequence[Belief]) -> tuple[list[Belief], list[Belief]]:
-    """Keep the best-ranked of each (type, normalized statement); return (kept, collapsed)."""
+    """Keep the best-ranked of each (type, statement matching key); return (kept, collapsed)."""
     seen: set[tuple[str, str]] = set()
     kept: list[Belief] = []
     collapsed: list[Belief] = []
     for belief in ranked:
-        key = (belief.belief_type.value, normalize_statement(belief.statement))
+        key = (belief.belief_type.value, matching_key(belief.statement))
         if key in seen:
             collapsed.append(belief)
         else:
@@ -322,7 +318,7 @@ def cap_per_subject(ranked: Sequence[Belief], cap: int) -> tuple[list[Belief], l
     capped: list[Belief] = []
     partners: set[str] = set()
     for belief in ranked:
-        subject = normalize_subject(belief.subject)
+        subject = fold(belief.subject)
         if counts.get(subject, 0) >= cap and belief.id not in partners:
             capped.append(belief)
         else:
@@ -406,7 +402,6 @@ __all__ = [
     "lexical_weights",
     "lifecycle_weight",
     "newest_first",
-    "normalize_statement",
     "order",
     "penalize_near_duplicates",
     "reciprocal_rank_fusion",

@@ -22,11 +22,8 @@ from collections.abc import Sequence
 from memory_core.domain import Belief, RecallMoment
 from memory_core.ids import short_id
 from memory_core.policy import RETRIEVAL_POLICY
+from memory_core.text import collapse
 from memory_core.tokenizer import estimate_tokens
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def render_header(moment: RecallMoment, policy_version: str = RETRIEVAL_POLICY) -> str:
@@ -39,7 +36,7 @@ def render_line(belief: Belief) -> str:
     `` conflicts=[m:<short id>, ...]`` when it is linked to beliefs it conflicts with."""
     line = (
         f"[m:{belief.short_id}] {belief.belief_type.value} / "
-        f"{_one_line(belief.subject)}: {_one_line(belief.statement)}"
+        f"{collapse(belief.subject)}: {collapse(belief.statement)}"
     )
     if belief.conflicts_with:
         links = ", ".join(f"m:{short_id(b)}" for b in belief.conflicts_with)

@@ -20,7 +20,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 
 from memory_core.domain import Belief
-from memory_core.tokenizer import distinct_lexemes, normalize_subject
+from memory_core.text import fold
+from memory_core.tokenizer import distinct_lexemes
 
 _COMPACT_FLOOR = 4096
 """Stale postings always tolerated (a rebuild costs every posting, so it is not run for few)."""
@@ -46,7 +47,7 @@ def indexed(belief: Belief) -> IndexedBelief:
     """``belief`` with its lexemes and normalized subject computed (once) and interned."""
     text = f"{belief.subject} {belief.statement}"
     text_lexemes = tuple(sys.intern(lexeme) for lexeme in distinct_lexemes(text))
-    return IndexedBelief(belief, text_lexemes, sys.intern(normalize_subject(belief.subject)))
+    return IndexedBelief(belief, text_lexemes, sys.intern(fold(belief.subject)))
 
 
 def _insert(postings: list[int], position: int) -> None:

@@ -41,7 +41,8 @@ from memory_core.errors import (
 from memory_core.idle import is_idle
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
 from memory_core.stores._lexical_index import PrincipalIndex, indexed
-from memory_core.tokenizer import normalize_subject, subject_match_key, term_lexeme_groups
+from memory_core.text import fold, matching_key
+from memory_core.tokenizer import term_lexeme_groups
 
 _Key = tuple[str, str]
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -389,7 +390,7 @@ class InMemoryMemoryStore:
         self._beliefs: dict[str, Belief] = {}
         self._by_principal: dict[_Key, dict[str, Belief]] = defaultdict(dict)
         self._indexes: dict[_Key, PrincipalIndex] = defaultdict(PrincipalIndex)
-        # subject_match_key -> ids, per principal: find_by_subject's exact lookup
+        # matching_key(subject) -> ids, per principal: find_by_subject's exact lookup
         self._subject_keys: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._head: dict[_Key, int] = {}
 
@@ -412,13 +413,11 @@ class InMemoryMemoryStore:
 
     def _index(self, belief: Belief) -> None:
         self._indexes[_key(belief.principal)].add(indexed(belief))
-        self._subject_keys[_key(belief.principal)][subject_match_key(belief.subject)].add(belief.id)
+        self._subject_keys[_key(belief.principal)][matching_key(belief.subject)].add(belief.id)
 
     def _unindex(self, belief: Belief) -> None:
         self._indexes[_key(belief.principal)].remove(belief.store_position)
-        self._subject_keys[_key(belief.principal)][subject_match_key(belief.subject)].discard(
-            belief.id
-        )
+        self._subject_keys[_key(belief.principal)][matching_key(belief.subject)].discard(belief.id)
 
     def _compact(self, key: _Key) -> None:
         """Drop the principal's stale postings when they dominate, outside a unit of work."""
@@ -553,7 +552,7 @@ class InMemoryMemoryStore:
                 return []
             matches = index.newest(
                 term_lexeme_groups(query.terms),
-                [normalize_subject(subject) for subject in query.subjects],
+                [fold(subject) for subject in query.subjects],
                 query.min_store_position,
             )
             return _first_passing(matches, query, scopes)
@@ -625,12 +624,12 @@ class InMemoryMemoryStore:
         scopes: Sequence[str] | None = None,
         statuses: frozenset[BeliefStatus] | None = None,
     ) -> list[Belief]:
-        """The principal's beliefs about one of ``subjects`` (by ``subject_match_key``), in
+        """The principal's beliefs about one of ``subjects`` (by ``text.matching_key``), in
         store-position order, optionally of these types, scopes and statuses."""
         wanted_scopes = None if scopes is None else frozenset(scopes)
         with self._lock:
             index = self._subject_keys.get(_key(principal), {})
-            ids = set().union(*(index.get(subject_match_key(s), ()) for s in subjects))
+            ids = set().union(*(index.get(matching_key(s), ()) for s in subjects))
             found = [self._beliefs[belief_id] for belief_id in ids]
         found = [
             b

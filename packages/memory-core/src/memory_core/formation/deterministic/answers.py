@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
-from memory_core.formation.deterministic.lexicon import _IRREGULAR_PAST_OF
 from memory_core.formation.deterministic.phrases import _p, _Proposal
+from memory_core.text import collapse, irregular_past
 
 _FAVORITE_QUESTION = re.compile(
     r"^(?:\w+[,!]\s+)*(?:so,?\s+)?(?:what(?:'s|’s|\s+is|\s+are)|which\s+is)\s+your\s+"
@@ -71,8 +70,9 @@ def _past(verb: str) -> str:
     lower = verb.casefold()
     if lower in _PAST_AS_BASE:
         return lower
-    if lower in _IRREGULAR_PAST_OF:
-        return _IRREGULAR_PAST_OF[lower]
+    irregular = irregular_past(lower)
+    if irregular is not None:
+        return irregular
     if lower.endswith("e"):
         return lower + "d"
     if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":

@@ -6,13 +6,10 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse, gerund, third_person
 from memory_core.formation.deterministic.lexicon import (
     _ADVERB_WORDS,
     _ARTICLES,
-    _IRREGULAR_BASE,
     _IRREGULAR_PAST,
-    _IRREGULAR_PAST_OF,
     _NOT_ADVERBS,
     _PARTICIPLES,
     _PARTICLES,
@@ -26,6 +23,13 @@ from memory_core.formation.deterministic.phrases import (
     _Proposal,
     _third_person_object,
     head_phrase,
+)
+from memory_core.text import (
+    collapse,
+    gerund,
+    irregular_past,
+    irregular_past_base,
+    third_person,
 )
 
 EVENT_CONFIDENCE = 0.8
@@ -94,8 +98,9 @@ def _object(text: str, *, team: bool) -> str:
 
 def _verb_base(verb: str) -> str:
     lower = verb.casefold()
-    if lower in _IRREGULAR_BASE:
-        return _IRREGULAR_BASE[lower]
+    irregular = irregular_past_base(lower)
+    if irregular is not None:
+        return irregular
     if lower.endswith("ied"):
         return lower[:-3] + "y"
     if lower.endswith("ed"):
@@ -223,7 +228,7 @@ def _predicate(aux: str | None, verb: str, *, plural: bool) -> str:
         elif head == "do":
             return lower if plural else third_person(lower)
         elif head == "did":
-            return _IRREGULAR_PAST_OF.get(lower, lower + "ed")
+            return irregular_past(lower) or lower + "ed"
         return " ".join([head, *aux_words[1:], lower])
     if _is_past(lower) or plural:
         return lower

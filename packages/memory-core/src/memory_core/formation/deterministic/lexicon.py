@@ -1,5 +1,6 @@
-"""Word lists the deterministic extractor reads with: facets, relations (one table), roles,
-diets, health words, nationalities, names that are not names, determiners."""
+"""Word lists the deterministic extractor reads with: relations (one table), roles, diets,
+health words, nationalities, names that are not names, determiners. Its facets are the facet
+word table's (:data:`memory_core.text.FACETS`)."""
 
 from __future__ import annotations
 
@@ -9,42 +10,6 @@ import re
 def _words(text: str) -> frozenset[str]:
     """A lexicon written as whitespace-separated words."""
     return frozenset(text.split())
-
-
-_FACETS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "answer style",
-        (
-            "answer",
-            "answers",
-            "response",
-            "responses",
-            "reply",
-            "replies",
-            "explanation",
-            "explanations",
-            "summary",
-            "summaries",
-        ),
-    ),
-    (
-        "answer format",
-        ("bullet points", "bullet", "bullets", "tables", "markdown", "numbered lists"),
-    ),
-    ("indentation style", ("tabs", "spaces", "indentation", "indents")),
-    ("color theme", ("dark mode", "light mode", "dark theme", "light theme")),
-    ("units", ("metric", "imperial", "celsius", "fahrenheit", "kilometers", "miles")),
-    (
-        "contact method",
-        ("email", "emails", "phone calls", "calls", "texts", "text messages", "slack messages"),
-    ),
-    ("seating", ("aisle seats", "aisle seat", "window seats", "window seat", "aisle", "window")),
-    (
-        "programming language",
-        ("python", "java", "javascript", "typescript", "rust", "golang", "kotlin", "ruby"),
-    ),
-    ("work arrangement", ("remote work", "working remotely", "working from home", "office")),
-)
 
 
 def _phrases(text: str) -> tuple[str, ...]:
@@ -278,41 +243,6 @@ _IRREGULAR_PAST = _words(
     dug stuck spun slid bit hid shook put set cut hit let quit hurt shut read began drew"""
 )
 
-_IRREGULAR_BASE = {
-    "went": "go",
-    "got": "get",
-    "made": "make",
-    "took": "take",
-    "saw": "see",
-    "came": "come",
-    "gave": "give",
-    "found": "find",
-    "bought": "buy",
-    "brought": "bring",
-    "ran": "run",
-    "began": "begin",
-    "wrote": "write",
-    "met": "meet",
-    "left": "leave",
-    "kept": "keep",
-    "lost": "lose",
-    "won": "win",
-    "built": "build",
-    "sent": "send",
-    "spent": "spend",
-    "taught": "teach",
-    "sold": "sell",
-    "ate": "eat",
-    "drank": "drink",
-    "drove": "drive",
-    "flew": "fly",
-    "grew": "grow",
-    "swam": "swim",
-    "sang": "sing",
-    "rode": "ride",
-    "drew": "draw",
-}
-
 _VAGUE_HEADS = _words(
     """lot lots bit time times day days thing things stuff way fun blast one some much more
     everything anything something nothing kind sort deal part couple few ton tons while
@@ -376,5 +306,3 @@ _TIME_HEADS = _words(
     saturday saturdays sunday sundays weekend weekends morning mornings evening evenings night
     nights week weeks month months year years today tonight"""
 )
-
-_IRREGULAR_PAST_OF = {base: past for past, base in _IRREGULAR_BASE.items()}

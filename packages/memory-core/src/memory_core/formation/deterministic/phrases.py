@@ -7,15 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse, indefinite_article
 from memory_core.formation.deterministic.lexicon import (
     _DETERMINERS,
-    _FACETS,
     _HEAD_STOP,
     _PRONOUN_OBJECTS,
 )
 from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
 from memory_core.formation.deterministic.timing import TimePhrase
+from memory_core.text import SUBJECT_FACETS, collapse, indefinite_article
 
 
 def _strip_determiners(phrase: str) -> str:
@@ -45,11 +44,11 @@ def _facet(phrase: str) -> str | None:
     head = f" {head_phrase(phrase)} "
     for haystack in (head, lowered):
         best: tuple[int, str] | None = None
-        for facet, words in _FACETS:
-            for word in words:
+        for facet in SUBJECT_FACETS:
+            for word in facet.phrases:
                 position = haystack.find(f" {word} ")
                 if position >= 0 and (best is None or position < best[0]):
-                    best = (position, facet)
+                    best = (position, facet.name)
         if best is not None:
             return best[1]
     return None

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_core.domain import BeliefType, Polarity
-from memory_core.formation._text import base_form, collapse, gerund
 from memory_core.formation.deterministic.lexicon import _HEAD_STOP
 from memory_core.formation.deterministic.phrases import _facet, _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.retraction import _positive, _retraction
@@ -29,6 +28,7 @@ from memory_core.formation.deterministic.screening import (
 )
 from memory_core.formation.deterministic.timing import resolve
 from memory_core.formation.port import USER_STATEMENT_CONFIDENCE
+from memory_core.text import collapse, gerund, undo_third_person
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,7 +141,7 @@ def _antecedent(proposal: _Proposal) -> tuple[str, str] | None:
         return (thing, subject) if thing and subject else None
     if verb in ("is", "was", "no"):
         return None
-    activity = collapse(f"{gerund(base_form(verb))} {particle} {proposal.obj}")
+    activity = collapse(f"{gerund(undo_third_person(verb))} {particle} {proposal.obj}")
     if len(activity.split()) > 6:
         return None
     return activity, _facet(activity) or activity.casefold()

@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse, third_person
 from memory_core.formation.deterministic.phrases import (
     _clean_object,
     _indefinite,
@@ -48,6 +47,7 @@ from memory_core.formation.deterministic.rules_values import (
     _rule_matters_to_do,
     _rule_whereabouts,
 )
+from memory_core.text import collapse, third_person
 
 _POSITIVE_RULES: tuple[_Rule, ...] = (
     _rule_home,

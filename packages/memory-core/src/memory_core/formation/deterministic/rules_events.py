@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
 from memory_core.formation.deterministic.conversation import (
     _FREQUENCY,
     _LEADING_PHRASE,
@@ -67,6 +66,7 @@ from memory_core.formation.deterministic.phrases import _p, _Proposal
 from memory_core.formation.deterministic.rules_plans import _feeling
 from memory_core.formation.deterministic.screening import _REPORTED_CLAUSE
 from memory_core.formation.deterministic.timing import TimePhrase, take_time
+from memory_core.text import collapse
 
 _SUBJECT = re.compile(
     r"^(?:(?P<i>I)|(?P<we>we)|(?P<rel_i>my\s+(?P<rel1>\w+)\s+and\s+I)"

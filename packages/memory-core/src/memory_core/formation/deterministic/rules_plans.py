@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
 from memory_core.formation.deterministic.conversation import (
     _LEADING_PHRASE,
     _LISTENER,
@@ -23,6 +22,7 @@ from memory_core.formation.deterministic.conversation import (
 from memory_core.formation.deterministic.lexicon import _ARTICLES, _STOP_VERBS, _VAGUE_HEADS
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.timing import take_time
+from memory_core.text import collapse
 
 PLAN_CONFIDENCE = 0.6
 """Confidence of a plan or intention: it may not happen."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
 from memory_core.formation.deterministic.lexicon import (
     _CONDITION_SUFFIX,
     _CONDITIONS,
@@ -27,6 +26,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.rules_relations import _relationship_from_have
+from memory_core.text import collapse
 
 _PREFER = re.compile(
     _I + r"(?:would\s+)?(?:generally\s+|usually\s+|much\s+)?prefer\s+(?P<obj>.+)$", re.IGNORECASE

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
 from memory_core.formation.deterministic.lexicon import (
     _DIETS,
     _HANDEDNESS,
@@ -28,6 +27,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.screening import _EMPLOYER_CUT, _PLACE_CUT
+from memory_core.text import collapse
 
 _LIVE = re.compile(
     _I + r"(?:live|am\s+living|have\s+been\s+living|have\s+lived|reside|am\s+based"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
 from memory_core.formation.deterministic.lexicon import (
     _MULTI_VALUED_RELATIONS,
     _NAME,
@@ -26,6 +25,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.screening import _ADVERBS
+from memory_core.text import collapse
 
 
 def _relationship_from_have(raw: str) -> _Proposal | None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse
 from memory_core.formation.deterministic.conversation import (
     _LISTENER,
     _object,
@@ -30,6 +29,7 @@ from memory_core.formation.deterministic.conversation import (
     _thing,
 )
 from memory_core.formation.deterministic.phrases import _Proposal
+from memory_core.text import collapse
 
 CAPTION_CONFIDENCE = 0.6
 """Confidence of a belief read from an image caption: a description, not the user's words."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation._text import collapse, gerund
 from memory_core.formation.deterministic.conversation import (
     _LISTENER,
     _object,
@@ -33,6 +32,7 @@ from memory_core.formation.deterministic.conversation import (
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.timing import take_time
+from memory_core.text import collapse, gerund
 
 _INTENSIFIER = (
     r"(?:(?:really|so|super|very|extra|truly|incredibly|especially|always|still|pretty"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from memory_core.formation._text import collapse
 from memory_core.formation.deterministic.lexicon import _NOT_NAME_WORDS, _words
+from memory_core.text import collapse
 
 _QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|is|are|was|were|what|where|who|whom|whose|when|why"

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from memory_core.text import collapse, fold
+
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = (
     "january",
@@ -105,8 +107,7 @@ def take_time(clause: str) -> tuple[str, TimePhrase | None]:
     rest = (clause[: match.start()] + (", " if keep_comma else " ") + clause[match.end() :]).strip(
         " ,"
     )
-    rest = " ".join(rest.split())
-    return rest, TimePhrase(phrase=" ".join(match.group("phrase").casefold().split()))
+    return collapse(rest), TimePhrase(phrase=fold(match.group("phrase")))
 
 
 def _week_start(day: date) -> date:

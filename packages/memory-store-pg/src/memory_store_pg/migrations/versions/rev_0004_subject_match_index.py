@@ -6,7 +6,7 @@ Create Date: 2026-12-01
 
 ``reject`` (a belief's same-statement copies) and the formation ledger (the beliefs a
 consolidation's candidates can touch) read the principal's beliefs about given subjects,
-compared by ``memory_core.tokenizer.subject_match_key``: the stored ``subject_key`` with
+compared by ``memory_core.text.matching_key``: the stored ``subject_key`` with
 trailing `` .!?;:,`` stripped. ``ix_memories_principal_subject`` keys the unstripped form (the
 recall subject arm's), so this expression index serves the lookup instead of a scan of every
 live row (``reject``) or an any-word search re-run at growing limits (the ledger).
