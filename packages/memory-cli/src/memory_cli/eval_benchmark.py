@@ -5,7 +5,7 @@ the live arm that publishes evidence.
 
     agent eval memory-benchmark --deterministic-only
         [--corpus PATH] [--baseline PATH] [--write-baseline PATH [--dirty-reason TEXT]]
-        [--build-ref REF] [--report PATH.html]
+        [--report PATH.html]
     agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
@@ -29,7 +29,8 @@ false transfer, an abstention leak) is not recorded. So is a run from a dirty tr
 tracked file of the working directory's git checkout differs from ``HEAD`` (the baseline path
 itself excepted, so ``git rm`` then ``--write-baseline`` is clean), or the directory is no git
 checkout, the recording is refused before anything runs unless ``--dirty-reason TEXT`` says
-why; the reason is recorded in the baseline beside the ``+dirty`` build reference.
+why; the reason is recorded in the baseline beside its provenance record (``commit`` and
+``dirty: true``, read from git; :mod:`memory_bench.provenance`).
 
 The live arm (``--no-deterministic-only``) runs only when ``RUN_LIVE_MODEL_TESTS=1`` (otherwise it
 prints a skip document and exits 0 without building a model). It asks every probe with and
@@ -90,6 +91,7 @@ LIVE_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
     ("timeout", "--timeout"),
     ("max_retries", "--max-retries"),
     ("limit_scenarios", "--limit-scenarios"),
+    ("build_ref", "--build-ref"),
 )
 """Options only the live arm reads (refused with --deterministic-only rather than ignored)."""
 
@@ -116,8 +118,9 @@ def _run(args: argparse.Namespace) -> int:
     given = [flag for name, flag in LIVE_ONLY_OPTIONS if getattr(args, name) is not None]
     if given:
         raise UsageError(
-            f"{', '.join(given)} configure the live arm's model and are refused with "
-            "--deterministic-only; pass --no-deterministic-only to run the live arm"
+            f"{', '.join(given)} configure the live arm and are refused with "
+            "--deterministic-only (a written baseline names the commit git reports); pass "
+            "--no-deterministic-only to run the live arm"
         )
     if args.output is not None:
         raise UsageError(
@@ -202,7 +205,6 @@ def _run(args: argparse.Namespace) -> int:
                     write_path,
                     source=source,
                     recorded_at=datetime.now(UTC),
-                    build_ref=args.build_ref,
                     dirty_reason=args.dirty_reason,
                 )
             )
@@ -408,8 +410,8 @@ def register(groups: dict[str, Any]) -> None:
         "--build-ref",
         default=None,
         help=(
-            "build reference recorded in a written baseline (default: git rev-parse HEAD); "
-            "required for the live arm, whose evidence names it"
+            "live arm only: the commit under test; refused unless it is (a prefix of) the "
+            "checkout's HEAD, which the evidence's provenance records"
         ),
     )
     parser.add_argument(
