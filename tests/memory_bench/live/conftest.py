@@ -23,6 +23,7 @@ from memory_core.base.model import Model
 from memory_core.clock import FixedClock
 from memory_core.formation.selection import ProviderFormationEvidence
 from memory_core.policy import PROVIDER_FORMATION_POLICY
+from memory_core.provenance import PolicyVersions, Provenance
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 
@@ -111,13 +112,19 @@ def provider_evidence(
     """Passing gate-20 evidence (18 of 21 positive cases fully supported) for ``model``."""
     supported = tuple(f"fp-{n:03d}" for n in range(1, 19))
     return ProviderFormationEvidence(
-        schema_version=1,
+        schema_version=2,
         kind="provider_formation",
-        provider_policy_version=PROVIDER_FORMATION_POLICY,
+        provenance=Provenance(
+            commit=BUILD_REF,
+            dirty=False,
+            packages={"memory-core": "0.1.0"},
+            policies=PolicyVersions.current(),
+            inputs={"case_file": "c" * 64},
+            recorded_at=datetime(2026, 11, 1, tzinfo=UTC),
+        ),
         provider=provider,
         model=model,
         case_file="memory-formation.v2.json",
-        case_file_sha256="c" * 64,
         positive_cases=21,
         fully_supported_positive=18,
         minimum_fully_supported=17,
@@ -129,7 +136,6 @@ def provider_evidence(
         malformed_replies=0,
         hostile_replies=0,
         model_errors=0,
-        created_at=datetime(2026, 11, 1, tzinfo=UTC),
     )
 
 
