@@ -85,7 +85,7 @@ from memory_bench.metrics import (
     ProbeMetrics,
     ScenarioMetrics,
 )
-from memory_bench.provenance import provenance_of
+from memory_bench.provenance import legacy_build_ref, provenance_of
 from memory_bench.source_tree import SourceTree
 from memory_core.errors import UsageError
 from memory_core.provenance import PolicyVersions, Provenance
@@ -296,14 +296,13 @@ class BaselineV1(BaseModel):
         ``unknown``) and ``dirty`` (its ``+dirty`` suffix, or no commit at all); ``packages``
         is empty, since schema 1 did not record them.
         """
-        ref, suffix, _ = self.build_ref.partition(_V1_DIRTY_SUFFIX)
-        commit = ref if _is_commit(ref) else None
+        commit, dirty = legacy_build_ref(self.build_ref)
         return Baseline(
             benchmark_version=self.benchmark_version,
             extractor=self.extractor,
             provenance=Provenance(
                 commit=commit,
-                dirty=bool(suffix) or commit is None,
+                dirty=dirty,
                 packages={},
                 policies=PolicyVersions(
                     formation=self.formation_policy,
@@ -318,14 +317,6 @@ class BaselineV1(BaseModel):
             scenarios=self.scenarios,
             probes=self.probes,
         )
-
-
-_V1_DIRTY_SUFFIX: Final = "+dirty"
-"""How schema 1 marked a dirty build: appended to ``build_ref``."""
-
-
-def _is_commit(ref: str) -> bool:
-    return len(ref) == 40 and all(ch in "0123456789abcdef" for ch in ref)
 
 
 class Difference(BaseModel):

@@ -32,6 +32,23 @@ NOT_INSTALLED = "not-installed"
 an optional extra)."""
 
 
+LEGACY_DIRTY_SUFFIX = "+dirty"
+"""How files written before the provenance record marked a dirty build: appended to
+``build_ref``."""
+
+
+def legacy_build_ref(build_ref: str) -> tuple[str | None, bool]:
+    """``(commit, dirty)`` of an older file's ``build_ref``, for reading it into a record.
+
+    A 40-hex commit, optionally with the ``+dirty`` suffix, gives that commit; anything else
+    (``unknown``, a tag, a short hash) names no commit, and a build no commit names counts as
+    dirty.
+    """
+    ref, suffix, _ = build_ref.partition(LEGACY_DIRTY_SUFFIX)
+    commit = ref if len(ref) == 40 and all(ch in "0123456789abcdef" for ch in ref) else None
+    return commit, bool(suffix) or commit is None
+
+
 def package_versions() -> dict[str, str]:
     """The installed version of each workspace package, in layer order."""
     versions: dict[str, str] = {}
@@ -94,9 +111,11 @@ def read_provenance(
 
 
 __all__ = [
+    "LEGACY_DIRTY_SUFFIX",
     "NOT_INSTALLED",
     "PolicyVersions",
     "Provenance",
+    "legacy_build_ref",
     "package_versions",
     "provenance_of",
     "read_provenance",

@@ -6,10 +6,10 @@ the live arm that publishes evidence.
     agent eval memory-benchmark --deterministic-only
         [--corpus PATH] [--baseline PATH] [--write-baseline PATH [--dirty-reason TEXT]]
         [--report PATH.html]
-    agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
+    agent eval memory-benchmark --no-deterministic-only --output PATH [--build-ref SHA]
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
-    agent eval memory-benchmark --no-deterministic-only --limit-scenarios N --build-ref SHA
+    agent eval memory-benchmark --no-deterministic-only --limit-scenarios N [--build-ref SHA]
         [the live options]                 (a smoke run: never publishes evidence)
     agent eval memory-benchmark --external longmemeval|locomo|halumem --path FILE --output PATH
         [--sample N --seed S] [--principal-speaker a|b]        (see memory_cli.eval_external)
@@ -44,11 +44,14 @@ is refused (exit 2) before any request. The first run is admitted only on valid 
 formation evidence (gate 20) for the current provider policy and the model, looked up in
 ``MEMORY_EVIDENCE_DIR`` or the nearest ``evidence/`` directory; without it the command exits 1
 having sent and written nothing. An existing or unwritable ``--output`` is refused before
-anything is spent. ``--policy-profile`` names the runtime policy (a shipped name or a YAML file;
-default: the deterministic arm's probe policy) and ``--model-policy`` a YAML file replacing its
-``model`` section (e.g. ``max_output_tokens: 512`` for a small local context window). The result
-document is printed on stdout; the one-line summary, one line per incomplete run and each
-failed condition on stderr, after one progress line per probe arm as the run goes.
+anything is spent. The evidence's provenance record names the commit and dirty flag git
+reports for the working directory; ``--build-ref SHA`` (optional) refuses the run unless it
+is that commit (or a prefix of at least seven digits). ``--policy-profile`` names the runtime
+policy (a shipped name or a YAML file; default: the deterministic arm's probe policy) and
+``--model-policy`` a YAML file replacing its ``model`` section (e.g. ``max_output_tokens: 512``
+for a small local context window). The result document is printed on stdout; the one-line
+summary, one line per incomplete run and each failed condition on stderr, after one progress
+line per probe arm as the run goes.
 ``--limit-scenarios N`` makes it a smoke run over the first N scenarios that never publishes
 evidence (``outcome: smoke``; ``--output`` is refused); it exits 0 when every probe arm it
 asked was answered, 1 otherwise.
@@ -110,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.deterministic_only is None:
         raise UsageError(
             "name the arm: --deterministic-only (the CI arm, compared with the baseline) or "
-            "--no-deterministic-only (the live arm; needs --output, --build-ref and "
+            "--no-deterministic-only (the live arm; needs --output and "
             "RUN_LIVE_MODEL_TESTS=1)"
         )
     if not args.deterministic_only:
@@ -275,10 +278,6 @@ def _run_live(args: argparse.Namespace) -> int:
         raise UsageError(
             "--output PATH is required for the live arm: the evidence file it publishes "
             "(an existing file is refused, never overwritten)"
-        )
-    if not args.build_ref:
-        raise UsageError(
-            "--build-ref SHA is required for the live arm: the commit the evidence names"
         )
 
     from memory_bench.corpus import load_corpus
