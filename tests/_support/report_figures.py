@@ -6,6 +6,7 @@ from the JSON, not through the page builders, so a builder that drew a wrong num
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -167,6 +168,7 @@ def live_result() -> Any:
         derive_counts,
         failed_conditions,
     )
+    from memory_core.provenance import PolicyVersions, Provenance
 
     def answer(correct: bool, abstained: bool) -> ArmAnswer:
         return ArmAnswer(
@@ -199,15 +201,20 @@ def live_result() -> Any:
     total = round(sum(r.with_memory.cost_usd + r.without_memory.cost_usd for r in rows), 6)
     return LiveBenchmarkResult(
         outcome="failed",
-        corpus_digest="b" * 64,
-        build_ref="0123456789ab",
+        provenance=Provenance(
+            commit="0123456789ab" + "0" * 28,
+            dirty=True,
+            packages={"memory-core": "0.1.0", "memory-bench": "0.1.0"},
+            policies=PolicyVersions(
+                formation="formation@5", provider_formation="formation@6", retrieval="retrieval@1"
+            ),
+            inputs={"corpus": "b" * 64},
+            recorded_at=datetime(2026, 11, 30, 12, 0, tzinfo=UTC),
+        ),
         provider="openai-compatible",
         model="local-test-model",
         policy_profile="benchmark",
         compiled_policy_version="policy@0000",
-        formation_policy_version="formation@5",
-        retrieval_policy_version="retrieval@1",
-        provider_formation_policy_version="formation@6",
         provider_formation_evidence_file="/home/someone/evidence/provider-formation.x.json",
         cost_ceiling_usd=4.0,
         per_run_ceiling_usd=0.05,

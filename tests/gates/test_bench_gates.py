@@ -33,6 +33,7 @@ from memory_bench.driver import (
 )
 from memory_bench.metrics import DeterministicRun, ProbeMetrics
 from memory_bench.scoring import contains_protected, matches_label, renders_forbidden
+from memory_bench.source_tree import SourceTree
 from memory_core import InMemoryStorage, RecallTrace, Storage
 from memory_core.base.events import EventType
 from memory_core.base.model import ToolCall
@@ -224,9 +225,16 @@ def test_fresh_run_equals_the_baseline_exactly(kept: KeptRun) -> None:
     baseline = load_baseline(BASELINE)
     comparison = compare_to_baseline(baseline, kept.run)
     assert comparison.current, comparison.model_dump_json(indent=2)
+    assert baseline.provenance.commit is not None
+    assert not baseline.provenance.dirty
     rerecorded = Baseline.from_run(
-        kept.run, build_ref=baseline.build_ref, recorded_at=baseline.recorded_at
+        kept.run,
+        source=SourceTree(commit=baseline.provenance.commit),
+        recorded_at=baseline.recorded_at,
     )
+    # The installed versions may move on without re-recording; they are never compared.
+    provenance = rerecorded.provenance.model_copy(update={"packages": baseline.provenance.packages})
+    rerecorded = rerecorded.model_copy(update={"provenance": provenance})
     assert rerecorded == baseline
     assert rerecorded.to_json() == BASELINE.read_text(encoding="utf-8")
 

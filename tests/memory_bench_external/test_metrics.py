@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from memory_bench.provenance import PolicyVersions
+from memory_bench.source_tree import SourceTree
 from memory_bench_external import (
     ExternalMetrics,
     caveats_for,
@@ -27,6 +31,9 @@ from memory_bench_external.metrics import (
 from memory_bench_external.run import MEMORY_RANKING
 
 Records = Callable[[Path], list[dict[str, Any]]]
+
+AT = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+SOURCE = SourceTree(commit="0123456789abcdef0123456789abcdef01234567")
 
 CONTENT_KEYS = frozenset(
     {
@@ -66,7 +73,9 @@ def _strings(value: Any, key: str | None = None) -> Iterator[str]:
 
 def _metrics(which: str, path: Path, **options: Any) -> ExternalMetrics:
     opener = {"locomo": open_locomo, "longmemeval": open_longmemeval, "halumem": open_halumem}
-    return ExternalMetrics.from_run(run_external(opener[which](path, **options)))
+    return ExternalMetrics.from_run(
+        run_external(opener[which](path, **options)), source=SOURCE, recorded_at=AT
+    )
 
 
 @pytest.fixture
@@ -102,7 +111,18 @@ def test_identity_figures_and_derived_ratios(locomo_fixture: Path) -> None:
     )
     assert (metrics.population, metrics.sample, metrics.sample_size, metrics.seed) == (2, 1, 1, 3)
     assert metrics.principal_speaker == "b"
-    assert len(metrics.file_sha256) == 64 and metrics.ks == [1, 5, 10]
+    assert metrics.schema_version == 3
+    assert metrics.provenance.inputs == {
+        "dataset_file": hashlib.sha256(locomo_fixture.read_bytes()).hexdigest()
+    }
+    assert (metrics.provenance.commit, metrics.provenance.dirty) == (SOURCE.commit, False)
+    assert metrics.provenance.recorded_at == AT
+    assert metrics.provenance.policies == PolicyVersions.current()
+    assert (metrics.benchmark_version, metrics.extractor) == (
+        "memory-benchmark@1",
+        "DeterministicExtractor",
+    )
+    assert metrics.ks == [1, 5, 10]
     for arm in (metrics.memory, metrics.raw_turn_bm25):
         figures = arm.recall_at_k
         for k in ("1", "5", "10"):
@@ -144,6 +164,12 @@ def test_the_document_refuses_unknown_fields_and_round_trips(locomo_fixture: Pat
     assert ExternalMetrics.model_validate(document) == metrics
     with pytest.raises(ValidationError, match="extra"):
         ExternalMetrics.model_validate({**document, "statements": ["x"]})
+    for old_field in ("file_sha256", "policies"):
+        with pytest.raises(ValidationError, match="extra"):
+            ExternalMetrics.model_validate({**document, old_field: "x"})
+    unnamed = {**document, "provenance": {**document["provenance"], "inputs": {}}}
+    with pytest.raises(ValidationError, match="dataset_file"):
+        ExternalMetrics.model_validate(unnamed)
     assert metrics.to_json().endswith("}\n")
 
 

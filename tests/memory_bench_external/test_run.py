@@ -13,6 +13,7 @@ import pytest
 
 from memory_bench.driver import EVAL_PRINCIPAL, RunRecall
 from memory_bench.harness import build_eval_composition
+from memory_bench.source_tree import SourceTree
 from memory_bench_external import (
     DatasetError,
     ExternalInstance,
@@ -37,6 +38,8 @@ from memory_core.errors import UsageError
 
 Records = Callable[[Path], list[dict[str, Any]]]
 Writer = Callable[[str, list[dict[str, Any]]], Path]
+
+AT = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
 def _rows(run: ExternalRun) -> dict[str, MemoryProbe]:
@@ -77,7 +80,11 @@ def test_two_runs_write_identical_metrics(
     first = run_external(opener[which]())
     second = run_external(opener[which]())
     assert first == second
-    assert ExternalMetrics.from_run(first).to_json() == ExternalMetrics.from_run(second).to_json()
+    stamp: dict[str, Any] = {"source": SourceTree(commit="a" * 40), "recorded_at": AT}
+    assert (
+        ExternalMetrics.from_run(first, **stamp).to_json()
+        == ExternalMetrics.from_run(second, **stamp).to_json()
+    )
 
 
 def test_progress_sees_every_record_session_and_probe(locomo_fixture: Path) -> None:

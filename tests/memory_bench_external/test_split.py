@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from memory_bench.source_tree import SourceTree
 from memory_bench_external import ExternalMetrics, open_locomo, run_external
 from memory_bench_external._split import DEV_SAMPLE_IDS, TEST_SAMPLE_IDS, select_split
 from memory_cli.app import main
@@ -87,7 +89,11 @@ def test_an_unknown_split_is_refused() -> None:
 
 
 def test_the_metrics_record_the_split_and_its_caveats(partitioned: Path) -> None:
-    metrics = ExternalMetrics.from_run(run_external(open_locomo(partitioned, split="dev")))
+    metrics = ExternalMetrics.from_run(
+        run_external(open_locomo(partitioned, split="dev")),
+        source=SourceTree(commit=None),
+        recorded_at=datetime(2026, 5, 1, tzinfo=UTC),
+    )
     assert metrics.split is not None
     assert metrics.split.model_dump() == {
         "name": "dev",

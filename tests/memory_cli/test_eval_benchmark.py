@@ -86,7 +86,7 @@ def test_any_corpus_without_a_baseline_reports_metrics(
 
 
 def test_write_baseline_then_compare_then_refuse_overwrite(
-    capsys: pytest.CaptureFixture[str], corpus_copy: Path, tmp_path: Path
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, tmp_path: Path, checkout: Path
 ) -> None:
     target = tmp_path / "baseline.json"
     status, document, err = _run(
@@ -96,13 +96,12 @@ def test_write_baseline_then_compare_then_refuse_overwrite(
         str(corpus_copy),
         "--write-baseline",
         str(target),
-        "--build-ref",
-        "test-ref",
     )
     assert status == 0
     assert document["written_baseline"] == str(target)
     recorded = load_baseline(target)
-    assert recorded.build_ref == "test-ref"
+    assert recorded.provenance.commit == head(checkout)
+    assert recorded.provenance.dirty is False
     assert recorded.dirty_reason is None
     assert "baseline recorded" in err
 
@@ -308,7 +307,8 @@ def test_a_clean_checkout_records_its_commit(
 ) -> None:
     status, _document, err = _write(capsys, corpus_copy, checkout / "baseline.json")
     assert status == 0, err
-    assert load_baseline(checkout / "baseline.json").build_ref == head(checkout)
+    provenance = load_baseline(checkout / "baseline.json").provenance
+    assert (provenance.commit, provenance.dirty) == (head(checkout), False)
 
 
 def test_a_dirty_checkout_is_refused_before_anything_runs(
@@ -335,7 +335,7 @@ def test_a_dirty_checkout_with_a_reason_is_recorded_with_it(
     )
     assert status == 0, err
     recorded = load_baseline(target)
-    assert recorded.build_ref == f"{head(checkout)}+dirty"
+    assert (recorded.provenance.commit, recorded.provenance.dirty) == (head(checkout), True)
     assert recorded.dirty_reason == "measuring an uncommitted experiment"
     assert "measuring an uncommitted experiment" in err
 
@@ -350,7 +350,8 @@ def test_re_recording_after_git_rm_of_the_baseline_is_clean(
     git(checkout, "rm", "-q", "baseline.json")
     status, _document, err = _write(capsys, corpus_copy, target)
     assert status == 0, err
-    assert load_baseline(target).build_ref == head(checkout)
+    provenance = load_baseline(target).provenance
+    assert (provenance.commit, provenance.dirty) == (head(checkout), False)
 
 
 def test_outside_a_checkout_a_recording_needs_a_reason(
@@ -367,7 +368,19 @@ def test_outside_a_checkout_a_recording_needs_a_reason(
     assert "not a git checkout" in err
     status, _, err = _write(capsys, corpus_copy, elsewhere / "b.json", "--dirty-reason", "sdist")
     assert status == 0, err
-    assert load_baseline(elsewhere / "b.json").build_ref == "unknown"
+    provenance = load_baseline(elsewhere / "b.json").provenance
+    assert (provenance.commit, provenance.dirty) == (None, True)
+
+
+def test_a_baseline_is_named_by_git_not_by_build_ref(
+    capsys: pytest.CaptureFixture[str], corpus_copy: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "baseline.json"
+    status, document, err = _write(capsys, corpus_copy, target, "--build-ref", "test-ref")
+    assert status == 2
+    assert document is None
+    assert "--build-ref configure the live arm" in err
+    assert not target.exists()
 
 
 @pytest.mark.parametrize(

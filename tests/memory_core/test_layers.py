@@ -20,7 +20,7 @@ ROOT = Path(memory_core.__file__).parent
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors"}),
     frozenset({"ids", "clock", "_config", "policy", "telemetry", "text_gate", "tokenizer"}),
-    frozenset({"domain", "profiles", "text"}),
+    frozenset({"domain", "profiles", "provenance", "text"}),
     frozenset({"idle", "ports"}),
     frozenset({"base"}),
     frozenset({"stores", "formation", "retrieval"}),

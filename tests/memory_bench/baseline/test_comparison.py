@@ -10,12 +10,14 @@ import pytest
 
 from memory_bench.baseline import Baseline, BaselineComparison, compare_to_baseline
 from memory_bench.metrics import DeterministicRun, ProbeMetrics
+from memory_bench.source_tree import SourceTree
 
 RECORDED = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+CLEAN = SourceTree(commit="abc123" + "0" * 34)
 
 
 def _baseline(run: DeterministicRun) -> Baseline:
-    return Baseline.from_run(run, build_ref="abc123", recorded_at=RECORDED)
+    return Baseline.from_run(run, source=CLEAN, recorded_at=RECORDED)
 
 
 def _with_counts(row: ProbeMetrics, **counts: int) -> ProbeMetrics:
@@ -33,11 +35,24 @@ def test_identical_run_is_current(standard_run: DeterministicRun) -> None:
     assert comparison.no_regression
 
 
-def test_build_ref_and_recorded_at_are_not_compared(standard_run: DeterministicRun) -> None:
+@pytest.mark.parametrize(
+    "source",
+    [
+        SourceTree(commit="def456" + "0" * 34),
+        SourceTree(commit="abc123" + "0" * 34, changed=("packages/x.py",)),
+        SourceTree(commit=None),
+    ],
+)
+def test_commit_dirty_packages_and_recorded_at_are_not_compared(
+    standard_run: DeterministicRun, source: SourceTree
+) -> None:
     other = Baseline.from_run(
-        standard_run, build_ref="different", recorded_at=datetime(2030, 1, 1, tzinfo=UTC)
+        standard_run, source=source, recorded_at=datetime(2030, 1, 1, tzinfo=UTC)
     )
     assert compare_to_baseline(other, standard_run).current
+    provenance = other.provenance.model_copy(update={"packages": {"memory-core": "9.9.9"}})
+    repackaged = other.model_copy(update={"provenance": provenance})
+    assert compare_to_baseline(repackaged, standard_run).current
 
 
 def test_storage_tier_is_not_compared(build: Any) -> None:
@@ -60,13 +75,14 @@ def test_storage_tier_is_not_compared(build: Any) -> None:
 )
 def test_provenance_difference_is_drift_only(build: Any, field: str, value: str) -> None:
     scenarios, probes = build.standard_rows()
-    baseline = _baseline(build.make_run(scenarios, probes))
+    recorded = build.make_run(scenarios, probes)
+    baseline = _baseline(recorded)
     # A count moved too, but counts of a non-comparable run are not sorted.
     probes[0] = _with_counts(probes[0], noise_total=9, noise_snapshot=9)
     run = build.make_run(scenarios, probes, **{field: value})
     comparison = compare_to_baseline(baseline, run)
     assert _keys(comparison.drift) == [field]
-    assert comparison.drift[0].baseline == getattr(baseline, field)
+    assert comparison.drift[0].baseline == getattr(recorded, field)
     assert comparison.drift[0].current == value
     assert not comparison.regressions and not comparison.improvements
     assert not comparison.shifts and not comparison.changes

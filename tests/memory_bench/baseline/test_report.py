@@ -11,6 +11,7 @@ from rich.console import Console
 from memory_bench.baseline import Baseline, BaselineComparison, compare_to_baseline
 from memory_bench.metrics import DeterministicRun
 from memory_bench.report import format_ratio, render_report
+from memory_bench.source_tree import SourceTree
 
 
 def _text(run: DeterministicRun, comparison: BaselineComparison | None = None) -> str:
@@ -81,7 +82,7 @@ def test_fits_an_80_column_terminal(standard_run: DeterministicRun) -> None:
 
 def test_verdicts(build: Any, standard_run: DeterministicRun) -> None:
     baseline = Baseline.from_run(
-        standard_run, build_ref="x", recorded_at=datetime(2026, 5, 1, tzinfo=UTC)
+        standard_run, source=SourceTree(commit=None), recorded_at=datetime(2026, 5, 1, tzinfo=UTC)
     )
     assert "baseline: current (exact match)" in _text(
         standard_run, compare_to_baseline(baseline, standard_run)

@@ -14,7 +14,7 @@ def test_a_committed_checkout_is_clean_and_named_by_its_commit(tmp_path: Path) -
     tree = read_source_tree(checkout)
     assert tree == SourceTree(commit=head(checkout), changed=())
     assert tree.clean
-    assert tree.build_ref == head(checkout)
+    assert tree.dirty is False
     assert tree.describe() == ""
 
 
@@ -28,7 +28,7 @@ def test_modified_staged_and_deleted_tracked_files_are_changes(tmp_path: Path) -
     tree = read_source_tree(checkout)
     assert tree.changed == ("a.py", "b.py", "c.py")
     assert not tree.clean
-    assert tree.build_ref == f"{head(checkout)}+dirty"
+    assert tree.dirty is True
     assert "3 tracked file(s) differ" in tree.describe()
 
 
@@ -53,5 +53,5 @@ def test_outside_a_checkout_nothing_names_the_build(tmp_path: Path) -> None:
     tree = read_source_tree(tmp_path)
     assert tree == SourceTree(commit=None)
     assert not tree.clean
-    assert tree.build_ref == "unknown"
+    assert tree.dirty is True
     assert "not a git checkout" in tree.describe()

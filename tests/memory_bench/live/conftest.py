@@ -19,10 +19,12 @@ from memory_bench.corpus import BenchmarkProbe, MemoryBenchmarkCorpus, load_corp
 from memory_bench.live.answers import token_bounded_match
 from memory_bench.live.arm import LiveBenchmarkResult, run_live_benchmark
 from memory_bench.live.evidence import LIVE_ARM_VERSION, ArmAnswer, LiveProbeRow, derive_counts
+from memory_bench.source_tree import SourceTree
 from memory_core.base.model import Model
 from memory_core.clock import FixedClock
 from memory_core.formation.selection import ProviderFormationEvidence
 from memory_core.policy import PROVIDER_FORMATION_POLICY
+from memory_core.provenance import PolicyVersions, Provenance
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 from memory_core.runtime.pricing import ModelPrice, PriceCatalog
 
@@ -60,22 +62,29 @@ def passing_document() -> dict[str, Any]:
     rows += [row(10 + i, kind="abstain", with_ok=True, without_ok=True) for i in range(5)]
     counts = derive_counts(rows, ceiling_hits=0, failure_classes={})
     return {
+        "schema_version": 3,
         "benchmark_version": LIVE_ARM_VERSION,
-        "corpus_digest": "a" * 64,
-        "build_ref": "0123abc",
+        "provenance": {
+            "commit": "0123abc" + "0" * 33,
+            "dirty": False,
+            "packages": {"memory-core": "0.1.0", "memory-bench": "0.1.0"},
+            "policies": {
+                "formation": "formation@5",
+                "provider_formation": PROVIDER_FORMATION_POLICY,
+                "retrieval": "retrieval@1",
+            },
+            "inputs": {"corpus": "a" * 64},
+            "recorded_at": datetime(2026, 11, 30, tzinfo=UTC).isoformat(),
+        },
         "provider": "openai-compatible",
         "model": "gpt-4o-mini",
         "policy_profile": "benchmark",
         "compiled_policy_version": "policy@deadbeef",
-        "formation_policy_version": "formation@5",
-        "retrieval_policy_version": "retrieval@1",
         "run_providers": ["openai-compatible"],
         "run_models": ["gpt-4o-mini"],
         "run_compiled_policy_versions": ["policy@deadbeef"],
-        "evaluated_at": datetime(2026, 11, 30, tzinfo=UTC).isoformat(),
         "cost_ceiling_usd": 4.0,
         "per_run_ceiling_usd": 0.05,
-        "provider_formation_policy_version": PROVIDER_FORMATION_POLICY,
         "provider_formation_evidence_file": (
             f"provider-formation.{PROVIDER_FORMATION_POLICY}.gpt-4o-mini.json"
         ),
@@ -111,13 +120,19 @@ def provider_evidence(
     """Passing gate-20 evidence (18 of 21 positive cases fully supported) for ``model``."""
     supported = tuple(f"fp-{n:03d}" for n in range(1, 19))
     return ProviderFormationEvidence(
-        schema_version=1,
+        schema_version=2,
         kind="provider_formation",
-        provider_policy_version=PROVIDER_FORMATION_POLICY,
+        provenance=Provenance(
+            commit=BUILD_REF,
+            dirty=False,
+            packages={"memory-core": "0.1.0"},
+            policies=PolicyVersions.current(),
+            inputs={"case_file": "c" * 64},
+            recorded_at=datetime(2026, 11, 1, tzinfo=UTC),
+        ),
         provider=provider,
         model=model,
         case_file="memory-formation.v2.json",
-        case_file_sha256="c" * 64,
         positive_cases=21,
         fully_supported_positive=18,
         minimum_fully_supported=17,
@@ -129,7 +144,6 @@ def provider_evidence(
         malformed_replies=0,
         hostile_replies=0,
         model_errors=0,
-        created_at=datetime(2026, 11, 1, tzinfo=UTC),
     )
 
 
@@ -280,6 +294,7 @@ class LiveKit:
             self.digest,
             output=output,
             build_ref=kwargs.pop("build_ref", self.build_ref),
+            source=kwargs.pop("source", SourceTree(commit=self.build_ref)),
             model_factory=factory,
             environ=kwargs.pop("environ", self.env),
             evidence_dir=kwargs.pop("evidence_dir", self.evidence_dir),

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from _support.chat_server import ChatServer, reply_error, reply_text
+from _support.git_checkout import head, make_checkout
 
 from memory_bench.live.ceiling import PRICING_UNAVAILABLE
 from memory_bench.live.evidence import load_evidence
@@ -36,6 +37,14 @@ def environment(monkeypatch: pytest.MonkeyPatch, evidence_dir: Path) -> None:
     monkeypatch.setenv(EVIDENCE_DIR_ENV, str(evidence_dir))
 
 
+@pytest.fixture(autouse=True)
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A clean git checkout as the working directory: the evidence names its commit."""
+    root = make_checkout(tmp_path / "checkout")
+    monkeypatch.chdir(root)
+    return root
+
+
 @pytest.fixture
 def prices(tmp_path: Path) -> Path:
     path = tmp_path / "prices.yaml"
@@ -56,7 +65,7 @@ def _live(
             "--output",
             str(output),
             "--build-ref",
-            "0123abc",
+            head(Path.cwd())[:7],
             "--model",
             MODEL,
             "--base-url",
@@ -74,6 +83,7 @@ def _live(
 @pytest.mark.gate("gate.memory.bench_evidence_publish")
 def test_the_command_runs_corpus_v1_and_publishes_one_artifact(
     capsys: pytest.CaptureFixture[str],
+    checkout: Path,
     environment: None,
     prices: Path,
     full_live: LiveKit,
@@ -92,8 +102,8 @@ def test_the_command_runs_corpus_v1_and_publishes_one_artifact(
     assert document["evidence_path"] == str(output)
     assert [p.name for p in output.parent.iterdir()] == [output.name]
     evidence = load_evidence(output)
-    assert evidence.corpus_digest == full_live.digest
-    assert evidence.build_ref == "0123abc"
+    assert evidence.provenance.inputs == {"corpus": full_live.digest}
+    assert (evidence.provenance.commit, evidence.provenance.dirty) == (head(checkout), False)
     assert evidence.model == MODEL
     assert len(evidence.rows) == len(full_live.probes)
     assert evidence.counts.retried_runs == 1
@@ -243,7 +253,13 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     ("argv", "message"),
     [
         (["--no-deterministic-only", "--build-ref", "x"], "--output PATH is required"),
-        (["--no-deterministic-only", "--output", "e.json"], "--build-ref SHA is required"),
+        (
+            [
+                *("--no-deterministic-only", "--corpus", str(CORPUS), "--output", "e.json"),
+                *("--build-ref", "f" * 40),
+            ],
+            "is not the checkout's HEAD",
+        ),
         (
             [
                 "--no-deterministic-only",
@@ -263,7 +279,11 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     ],
 )
 def test_usage_errors_exit_two(
-    capsys: pytest.CaptureFixture[str], environment: None, argv: list[str], message: str
+    capsys: pytest.CaptureFixture[str],
+    checkout: Path,
+    environment: None,
+    argv: list[str],
+    message: str,
 ) -> None:
     status, err = _run(capsys, *argv)
     assert status == 2

@@ -65,8 +65,6 @@ def _smoke(capsys: pytest.CaptureFixture[str], live: LiveKit, *extra: str) -> tu
             "--no-deterministic-only",
             "--corpus",
             str(CORPUS),
-            "--build-ref",
-            "0123abc",
             "--model",
             live.model_name,
             "--base-url",

@@ -85,7 +85,7 @@ def test_a_passing_run_names_the_provider_evidence_it_was_admitted_on(
 
     assert result.passed, result.diagnostics()
     evidence = load_evidence(output)
-    assert evidence.provider_formation_policy_version == PROVIDER_FORMATION_POLICY
+    assert evidence.provenance.policies.provider_formation == PROVIDER_FORMATION_POLICY
     assert evidence.provider_formation_evidence_file == vouching.name
     assert (
         evidence.provider_formation_evidence_sha256

@@ -9,6 +9,7 @@ artifact fails to load.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,11 @@ import pytest
 from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError
 from memory_bench.live.arm import LIVE_ARM_VERSION, default_live_policy_profile, probe_prompt
 from memory_bench.live.evidence import EvidenceError, load_evidence
+from memory_bench.provenance import PolicyVersions, package_versions
+from memory_bench.source_tree import SourceTree
+from memory_core.errors import UsageError
 from memory_core.formation.extractor import DeterministicExtractor
-from memory_core.policy import RETRIEVAL_POLICY
+from memory_core.policy import PROVIDER_FORMATION_POLICY, RETRIEVAL_POLICY
 from memory_core.runtime.openai_compat import OpenAICompatibleModel
 
 LiveKit = Any  # the ``live`` fixture (tests/memory_bench/live/conftest.py)
@@ -37,15 +41,21 @@ def test_a_passing_run_writes_exactly_one_valid_artifact(live: LiveKit, tmp_path
     evidence = load_evidence(output)
     profile = default_live_policy_profile()
     assert evidence.benchmark_version == LIVE_ARM_VERSION
-    assert evidence.corpus_digest == live.digest
-    assert evidence.build_ref == live.build_ref
+    assert evidence.schema_version == 3
+    assert evidence.provenance.inputs == {"corpus": live.digest}
+    assert (evidence.provenance.commit, evidence.provenance.dirty) == (live.build_ref, False)
+    assert evidence.provenance.packages == package_versions()
+    assert evidence.provenance == result.provenance
     assert (evidence.provider, evidence.model) == ("openai-compatible", live.model_name)
     assert evidence.policy_profile == profile.name == "no-tools"
     assert evidence.compiled_policy_version == profile.compiled_version
     assert evidence.run_compiled_policy_versions == [profile.compiled_version]
-    assert evidence.formation_policy_version == DeterministicExtractor().policy_version
-    assert evidence.retrieval_policy_version == RETRIEVAL_POLICY
-    assert evidence.evaluated_at.tzinfo is not None
+    assert evidence.provenance.policies == PolicyVersions(
+        formation=DeterministicExtractor().policy_version,
+        provider_formation=PROVIDER_FORMATION_POLICY,
+        retrieval=RETRIEVAL_POLICY,
+    )
+    assert evidence.provenance.recorded_at == datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
     assert [(r.scenario_id, r.probe_id) for r in evidence.rows] == [
         (scenario.id, probe.id) for scenario in live.corpus.scenarios for probe in scenario.probes
     ]
@@ -123,6 +133,44 @@ def test_an_unwritable_output_is_refused_before_any_request(live: LiveKit, tmp_p
     assert built == []
 
 
+def test_a_dirty_checkout_is_recorded_as_dirty(live: LiveKit, tmp_path: Path) -> None:
+    dirty = SourceTree(commit=live.build_ref, changed=("packages/x.py",))
+    result = live.run(tmp_path / "evidence.json", source=dirty, build_ref=None)
+    assert result.passed, result.diagnostics()
+    provenance = load_evidence(tmp_path / "evidence.json").provenance
+    assert (provenance.commit, provenance.dirty) == (live.build_ref, True)
+
+
+@pytest.mark.parametrize(
+    ("build_ref", "source", "message"),
+    [
+        ("f" * 40, None, "is not the checkout's HEAD"),
+        ("0123", None, "too short to name a commit"),
+        ("0123456", SourceTree(commit=None), "no git checkout"),
+    ],
+)
+def test_a_build_ref_that_is_not_the_checkouts_commit_is_refused_before_any_request(
+    live: LiveKit, tmp_path: Path, build_ref: str, source: SourceTree | None, message: str
+) -> None:
+    built: list[OpenAICompatibleModel] = []
+    extra: dict[str, Any] = {} if source is None else {"source": source}
+    with pytest.raises(UsageError, match=message):
+        live.run(
+            tmp_path / "evidence.json",
+            build_ref=build_ref,
+            model_factory=live.factory(built=built),
+            **extra,
+        )
+    assert live.server.requests == []
+    assert built == []
+    assert not (tmp_path / "evidence.json").exists()
+
+
+def test_a_build_ref_prefix_of_the_commit_is_accepted(live: LiveKit, tmp_path: Path) -> None:
+    result = live.run(tmp_path / "evidence.json", build_ref=live.build_ref[:7].upper())
+    assert result.passed, result.diagnostics()
+
+
 def test_a_published_artifact_is_never_overwritten(live: LiveKit, tmp_path: Path) -> None:
     output = tmp_path / "evidence.json"
     assert live.run(output).passed
@@ -156,7 +204,7 @@ def _tamper(document: dict[str, Any], how: str, model: str) -> None:
     elif how == "over_the_ceiling":
         document["total_cost_usd"] = 4.01
     elif how == "a_naive_timestamp":
-        document["evaluated_at"] = "2026-11-30T12:00:00"
+        document["provenance"]["recorded_at"] = "2026-11-30T12:00:00"
     else:
         raise AssertionError(how)
 

@@ -38,7 +38,10 @@ def test_passing_document_validates(passing_document: dict[str, Any]) -> None:
         (("total_cost_usd",), 4.5, "total_cost_usd"),
         (("total_cost_usd",), 0.01, "below the cost"),
         (("run_models",), ["gpt-4o-mini", "gpt-4o"], "models"),
-        (("evaluated_at",), "2026-11-30T00:00:00", "timezone"),
+        (("provenance", "recorded_at"), "2026-11-30T00:00:00", "timezone"),
+        (("provenance", "commit"), "0123abc+dirty", "commit"),
+        (("provenance", "inputs"), {}, "corpus digest is missing"),
+        (("provenance", "policies", "provider_formation"), "formation@1", "not evidence for"),
     ],
 )
 def test_tampered_or_failing_document_is_refused(
@@ -50,6 +53,65 @@ def test_tampered_or_failing_document_is_refused(
     target[path[-1]] = value
     with pytest.raises(ValidationError, match=reason):
         MemoryBenchmarkEvidence.model_validate(passing_document)
+
+
+def _schema_2(document: dict[str, Any], build_ref: str) -> dict[str, Any]:
+    """``document`` as a schema 2 artifact spelled it."""
+    old = {k: v for k, v in document.items() if k != "provenance"}
+    provenance = document["provenance"]
+    return {
+        **old,
+        "schema_version": 2,
+        "corpus_digest": provenance["inputs"]["corpus"],
+        "build_ref": build_ref,
+        "formation_policy_version": provenance["policies"]["formation"],
+        "retrieval_policy_version": provenance["policies"]["retrieval"],
+        "provider_formation_policy_version": provenance["policies"]["provider_formation"],
+        "evaluated_at": provenance["recorded_at"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("build_ref", "commit", "dirty"),
+    [
+        ("0123abc" + "0" * 33, "0123abc" + "0" * 33, False),
+        ("0123abc" + "0" * 33 + "+dirty", "0123abc" + "0" * 33, True),
+        ("0123abc", None, True),
+    ],
+)
+def test_a_schema_2_artifact_is_read_into_schema_3(
+    passing_document: dict[str, Any],
+    tmp_path: Path,
+    build_ref: str,
+    commit: str | None,
+    dirty: bool,
+) -> None:
+    path = tmp_path / "v2.json"
+    path.write_text(json.dumps(_schema_2(passing_document, build_ref)), encoding="utf-8")
+    evidence = load_evidence(path)
+    current = MemoryBenchmarkEvidence.model_validate(passing_document)
+    assert (evidence.provenance.commit, evidence.provenance.dirty) == (commit, dirty)
+    assert evidence.provenance.packages == {}
+    assert evidence.provenance.policies == current.provenance.policies
+    assert evidence.provenance.inputs == current.provenance.inputs
+    assert evidence.provenance.recorded_at == current.provenance.recorded_at
+    assert evidence.model_dump(exclude={"provenance"}) == current.model_dump(exclude={"provenance"})
+
+
+def test_a_tampered_schema_2_artifact_is_still_refused(
+    passing_document: dict[str, Any], tmp_path: Path
+) -> None:
+    document = _schema_2(passing_document, "0123abc")
+    document["counts"]["with_memory_correct"] = 13
+    path = tmp_path / "v2.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(EvidenceError, match="counts do not match"):
+        load_evidence(path)
+    del document["evaluated_at"]
+    path.unlink()
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(EvidenceError, match="schema_version"):
+        load_evidence(path)
 
 
 def _arm(document: dict[str, Any], index: int, name: str = "with_memory") -> dict[str, Any]:

@@ -18,6 +18,7 @@ import pytest
 
 from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError
 from memory_bench.formation_eval import default_case_path, load_formation_cases
+from memory_bench.provenance import PolicyVersions, package_versions
 from memory_bench.provider_evidence import (
     ProviderFormationRun,
     diagnostics,
@@ -25,6 +26,7 @@ from memory_bench.provider_evidence import (
     run_provider_formation,
 )
 from memory_bench.provider_floor import positive_coverage_floor
+from memory_bench.source_tree import SourceTree
 from memory_cli.app import main
 from memory_core.clock import FixedClock
 from memory_core.formation.provider import ProviderExtractor
@@ -44,6 +46,7 @@ FKit = Any
 Server = Any
 NAME = f"provider-formation.{PROVIDER_FORMATION_POLICY}.test-model.json"
 FINISHED = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+SOURCE = SourceTree(commit="0123456789abcdef0123456789abcdef01234567")
 
 
 @pytest.fixture
@@ -70,7 +73,11 @@ def make_model(routed_server: Server) -> Iterator[Any]:
 
 def _run(cases: Path, model: OpenAICompatibleModel, output: Path | None) -> ProviderFormationRun:
     return run_provider_formation(
-        load_formation_cases(cases), model=model, clock=FixedClock(FINISHED), output=output
+        load_formation_cases(cases),
+        model=model,
+        clock=FixedClock(FINISHED),
+        output=output,
+        source=SOURCE,
     )
 
 
@@ -102,16 +109,21 @@ def test_18_of_21_publishes_a_valid_artifact_that_selection_accepts(
     assert [p.name for p in evidence_dir.iterdir()] == [NAME]
 
     evidence = load_provider_evidence(evidence_dir / NAME)
-    assert evidence.provider_policy_version == PROVIDER_FORMATION_POLICY
+    assert evidence.schema_version == 2
+    assert evidence.provenance == run.provenance
+    assert evidence.provenance.policies == PolicyVersions.current()
+    assert evidence.provenance.policies.provider_formation == PROVIDER_FORMATION_POLICY
+    assert (evidence.provenance.commit, evidence.provenance.dirty) == (SOURCE.commit, False)
+    assert evidence.provenance.packages == package_versions()
     assert (evidence.provider, evidence.model) == ("openai-compatible", "test-model")
     assert evidence.case_file == "memory-formation.v2.json"
-    assert evidence.case_file_sha256 == load_formation_cases(cases21).sha256
+    assert evidence.provenance.inputs == {"case_file": load_formation_cases(cases21).sha256}
     assert (evidence.fully_supported_positive, evidence.negatives_formed) == (18, 0)
     assert evidence.supported_case_ids == tuple(_ids(1, 18))
     assert evidence.negative_cases == len(full_case_document["negative"])
     assert evidence.model_errors == 0
     assert evidence.requests == len(routed_server.requests)
-    assert evidence.created_at == FINISHED
+    assert evidence.provenance.recorded_at == FINISHED
     text = (evidence_dir / NAME).read_text()
     for case in full_case_document["positive"][:21]:
         for expected in case["expected"]:

@@ -9,7 +9,9 @@ corpus, compared against the checked-in baseline with four counts moved so that 
 the report highlights is non-empty: a category's recall raised (a regression of the run), the
 aggregate noise raised (an improvement), an attribution count moved (a shift) and a neutral
 count changed (a change). ``external-locomo.json`` is the metrics file of the synthetic LoCoMo
-fixture (no dataset text). The snapshot test pins the HTML rendered from them.
+fixture (no dataset text); its provenance record names the checkout it was regenerated from
+and when, so regenerating moves those rows of the snapshot too. The snapshot test pins the HTML
+rendered from them.
 """
 
 from __future__ import annotations

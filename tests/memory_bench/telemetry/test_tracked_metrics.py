@@ -9,9 +9,11 @@ attribute value and metric name.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ import memory_core.telemetry
 from memory_bench.corpus import load_corpus
 from memory_bench.driver import run_deterministic_benchmark
 from memory_bench.metrics import DeterministicRun
+from memory_bench.source_tree import SourceTree
 from memory_bench.telemetry import record_deterministic_run, record_live_result
 from memory_bench_external import (
     ExternalMetrics,
@@ -162,7 +165,11 @@ def test_external_run_metrics(
     capture: MetricsCapture, name: str, opener: Any, options: dict[str, Any]
 ) -> None:
     path = FIXTURES / name
-    metrics = ExternalMetrics.from_run(run_external(opener(path, sample=None, seed=0, **options)))
+    metrics = ExternalMetrics.from_run(
+        run_external(opener(path, sample=None, seed=0, **options)),
+        source=SourceTree(commit=None),
+        recorded_at=datetime(2026, 5, 1, tzinfo=UTC),
+    )
     record_external_metrics(metrics, wall_seconds=0.5, recorder=capture.recorder)
     for retriever, arm in (("memory", metrics.memory), ("raw_turn_bm25", metrics.raw_turn_bm25)):
         for k in metrics.ks:
@@ -178,7 +185,9 @@ def test_external_run_metrics(
             assert point.attributes["memory.dataset"] == metrics.dataset
             assert point.attributes["memory.license"] == metrics.license
             assert point.attributes["memory.sample"] == "all"
-            assert point.attributes["memory.file_sha256"] == metrics.file_sha256
+            sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+            assert metrics.provenance.inputs == {"dataset_file": sha256}
+            assert point.attributes["memory.file_sha256"] == sha256
     forbidden = _text_of(path) | {str(path), path.name, str(FIXTURES)}
     _assert_clean(capture.points(), forbidden)
 

@@ -116,17 +116,34 @@ def say(
     )
 
 
+def provenance_fields(**overrides: Any) -> dict[str, Any]:
+    """The provenance record of an evidence document, with overrides of its fields."""
+    fields: dict[str, Any] = {
+        "commit": "0123456789abcdef0123456789abcdef01234567",
+        "dirty": False,
+        "packages": {"memory-core": "0.1.0"},
+        "policies": {
+            "formation": "formation@7",
+            "provider_formation": PROVIDER_FORMATION_POLICY,
+            "retrieval": "retrieval@2",
+        },
+        "inputs": {"case_file": "a" * 64},
+        "recorded_at": "2026-03-02T09:00:00Z",
+    }
+    fields.update(overrides)
+    return fields
+
+
 def evidence_fields(**overrides: Any) -> dict[str, Any]:
     """A passing evidence document (18 of 21 fully supported), with overrides."""
     positives = [f"fp-{n:03d}" for n in range(1, 22)]
     fields: dict[str, Any] = {
-        "schema_version": 1,
+        "schema_version": 2,
         "kind": "provider_formation",
-        "provider_policy_version": PROVIDER_FORMATION_POLICY,
+        "provenance": provenance_fields(),
         "provider": "openai-compatible",
         "model": MODEL,
         "case_file": "memory-formation.v2.json",
-        "case_file_sha256": "a" * 64,
         "positive_cases": 21,
         "fully_supported_positive": 18,
         "minimum_fully_supported": 17,
@@ -138,7 +155,6 @@ def evidence_fields(**overrides: Any) -> dict[str, Any]:
         "malformed_replies": 1,
         "hostile_replies": 1,
         "model_errors": 0,
-        "created_at": "2026-03-02T09:00:00Z",
     }
     fields.update(overrides)
     return fields
@@ -173,6 +189,7 @@ class ProviderKit:
     open_session = staticmethod(open_session)
     say = staticmethod(say)
     evidence_fields = staticmethod(evidence_fields)
+    provenance_fields = staticmethod(provenance_fields)
     write_evidence = staticmethod(write_evidence)
     write_raw = staticmethod(write_raw)
 

@@ -108,6 +108,26 @@ def test_seventeen_of_twenty_one_is_enough(kit: Kit) -> None:
     assert ProviderFormationEvidence.model_validate(fields).fully_supported_positive == 17
 
 
+_POLICIES = {
+    "formation": "formation@7",
+    "provider_formation": PROVIDER_FORMATION_POLICY,
+    "retrieval": "retrieval@2",
+}
+
+
+def _provenance(**overrides: Any) -> dict[str, Any]:
+    """The fixtures' provenance record with overrides (test modules cannot import conftest)."""
+    fields: dict[str, Any] = {
+        "commit": "0123456789abcdef0123456789abcdef01234567",
+        "dirty": False,
+        "packages": {"memory-core": "0.1.0"},
+        "policies": _POLICIES,
+        "inputs": {"case_file": "a" * 64},
+        "recorded_at": "2026-03-02T09:00:00Z",
+    }
+    return {**fields, **overrides}
+
+
 FAILING: list[tuple[str, dict[str, Any], str]] = [
     (
         "16 of 21",
@@ -139,13 +159,21 @@ FAILING: list[tuple[str, dict[str, Any], str]] = [
     ),
     ("too few positives", {"positive_cases": 20}, "positive_cases"),
     ("too few negatives", {"negative_cases": 3}, "negative_cases"),
-    ("unknown version shape", {"provider_policy_version": "v6"}, "provider_policy_version"),
+    (
+        "unknown version shape",
+        {"provenance": _provenance(policies={**_POLICIES, "provider_formation": "v6"})},
+        "provider_formation",
+    ),
     ("path as case file", {"case_file": "/home/me/cases.json"}, "case_file"),
-    ("bad digest", {"case_file_sha256": "abc"}, "case_file_sha256"),
-    ("non-UTC", {"created_at": "2026-03-02T09:00:00+02:00"}, "UTC"),
-    ("naive time", {"created_at": "2026-03-02T09:00:00"}, "created_at"),
+    ("bad digest", {"provenance": _provenance(inputs={"case_file": "abc"})}, "case_file"),
+    ("no case file digest", {"provenance": _provenance(inputs={})}, "case_file"),
+    ("non-UTC", {"provenance": _provenance(recorded_at="2026-03-02T09:00:00+02:00")}, "UTC"),
+    ("naive time", {"provenance": _provenance(recorded_at="2026-03-02T09:00:00")}, "recorded_at"),
+    ("dirty suffix", {"provenance": _provenance(commit="0123abc+dirty")}, "commit"),
+    ("no provenance", {"provenance": None}, "provenance"),
     ("extra field", {"statement": "User lives in Oslo."}, "statement"),
-    ("schema version", {"schema_version": 2}, "schema_version"),
+    ("schema version", {"schema_version": 1}, "schema_version"),
+    ("a schema 1 field", {"provider_policy_version": "formation@8"}, "provider_policy_version"),
 ]
 
 
@@ -177,6 +205,32 @@ def test_load_revalidates_and_checks_the_name(kit: Kit, tmp_path: Path) -> None:
         load_provider_evidence(path)
     with pytest.raises(InvalidProviderEvidenceError, match="cannot read"):
         load_provider_evidence(tmp_path / "missing.json")
+
+
+def test_the_fixture_provenance_is_the_kits(kit: Kit) -> None:
+    assert kit.provenance_fields() == _provenance()
+
+
+def test_schema_1_evidence_is_refused_naming_the_file_and_the_remedy(
+    kit: Kit, tmp_path: Path
+) -> None:
+    current = kit.evidence_fields()
+    provenance = current.pop("provenance")
+    schema_1 = {
+        **current,
+        "schema_version": 1,
+        "provider_policy_version": provenance["policies"]["provider_formation"],
+        "case_file_sha256": provenance["inputs"]["case_file"],
+        "created_at": provenance["recorded_at"],
+    }
+    name = provider_evidence_filename(PROVIDER_FORMATION_POLICY, kit.MODEL)
+    path = kit.write_raw(tmp_path, name, schema_1)
+    with pytest.raises(InvalidProviderEvidenceError) as caught:
+        load_provider_evidence(path)
+    message = str(caught.value)
+    assert message.startswith(f"{name}: provider formation evidence of schema 1")
+    assert f"Remove {path} and republish" in message
+    assert "agent eval memory-formation --provider" in message
 
 
 # -- selection -----------------------------------------------------------------------------

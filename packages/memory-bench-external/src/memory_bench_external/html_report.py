@@ -20,6 +20,7 @@ from memory_bench.html_report import (
     Table,
     count_bar,
     fraction_label,
+    provenance_rows,
     ratio_bar,
     ratio_label,
     ratio_of,
@@ -184,16 +185,15 @@ def external_page(metrics: ExternalMetrics) -> Page:
         ("arm", "external (deterministic)"),
         ("dataset", metrics.dataset),
         ("license", metrics.license),
-        ("file sha256", metrics.file_sha256),
+        ("file sha256", metrics.provenance.inputs["dataset_file"]),
         ("instances", f"{metrics.sample_size} of {metrics.population}"),
         ("sample", "every instance" if metrics.sample is None else str(metrics.sample)),
         ("seed", str(metrics.seed)),
         ("principal speaker", metrics.principal_speaker or "n/a"),
         ("split", "n/a" if split is None else split.name),
-        ("benchmark", metrics.policies.benchmark_version),
-        ("formation policy", metrics.policies.formation_policy),
-        ("retrieval policy", metrics.policies.retrieval_policy),
-        ("extractor", metrics.policies.extractor),
+        ("benchmark", metrics.benchmark_version),
+        *provenance_rows(metrics.provenance),
+        ("extractor", metrics.extractor),
     )
     tables = [_arm_table(metrics), _category_table(metrics)]
     sections = [

@@ -1,7 +1,9 @@
 """The external metrics document: what leaves an external run, counts and ratios only.
 
-The document names the dataset, its license, the sample and seed and the sha256 of the local
-file that was read, and carries the figures of both arms side by side with the caveats that
+The document names the dataset, its license, the sample and seed, and carries the provenance
+record every artifact embeds (:class:`memory_bench.provenance.Provenance`: commit, dirty flag,
+package and policy versions, ``inputs.dataset_file``, the sha256 of the local file that was
+read, and ``recorded_at``), and carries the figures of both arms side by side with the caveats that
 travel with them. It holds no statement, no question, no answer, no identifier of an instance
 and no local path, so publishing it publishes nothing of the dataset. It is informational: not
 an activation artifact and not a baseline.
@@ -13,10 +15,13 @@ states are worded in :mod:`memory_bench_external._wording` and re-exported here.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from memory_bench.provenance import PolicyVersions, Provenance, provenance_of
+from memory_bench.source_tree import SourceTree
 from memory_bench_external._split import SplitName, SplitSelection
 from memory_bench_external._types import DatasetName, EvidenceTally, PrincipalSpeaker
 from memory_bench_external._wording import (
@@ -34,9 +39,10 @@ from memory_bench_external._wording import (
 from memory_bench_external.run import MEMORY_RANKING, ExternalRun, FormationTally, LabelTally
 from memory_bench_external.scoring import ProvenanceSummary, RecallAtK
 
-METRICS_SCHEMA_VERSION: Literal[2] = 2
+METRICS_SCHEMA_VERSION: Literal[3] = 3
 """The version of the metrics document's shape (2: ``split``, ``ranking_order`` and
-``words_at_k`` were added)."""
+``words_at_k`` were added; 3: the provenance record under ``provenance`` replaces
+``file_sha256`` and ``policies``)."""
 
 METRICS_KIND: Literal["memory-benchmark-external-metrics"] = "memory-benchmark-external-metrics"
 """The document's kind, so a reader can tell it from evidence and baselines."""
@@ -361,25 +367,19 @@ class SplitFigures(_Document):
         )
 
 
-class PolicyFigures(_Document):
-    """The versions the figures were measured under."""
-
-    benchmark_version: str
-    formation_policy: str
-    retrieval_policy: str
-    extractor: str
-
-
 class ExternalMetrics(_Document):
     """The metrics document of one external run.
 
     Attributes:
-        schema_version: ``2``.
+        schema_version: ``3``.
         kind: ``memory-benchmark-external-metrics``.
         arm: ``deterministic``.
+        provenance: The build, package and policy versions, the sha256 of the local file that
+            was read (``inputs.dataset_file``) and when the document was made.
+        benchmark_version: The benchmark procedure's version.
+        extractor: The extractor the sessions formed with.
         dataset: Which dataset.
         license: The dataset's license.
-        file_sha256: Hex sha256 of the local file that was read.
         population: Instances in the file.
         sample: The requested sample size (``null``: every instance).
         sample_size: Instances run.
@@ -387,7 +387,6 @@ class ExternalMetrics(_Document):
         principal_speaker: LoCoMo's principal speaker (``null`` elsewhere).
         split: LoCoMo's dev/test split and what it kept (``null`` elsewhere).
         ks: The recall cut-offs.
-        policies: Versions the figures were measured under.
         provenance_rule: How evidence-provenance recall@k is counted.
         words_rule: How words@k is counted.
         baseline_method: How the raw-turn baseline retrieves.
@@ -401,12 +400,14 @@ class ExternalMetrics(_Document):
         caveats: What the figures do and do not mean.
     """
 
-    schema_version: Literal[2] = METRICS_SCHEMA_VERSION
+    schema_version: Literal[3] = METRICS_SCHEMA_VERSION
     kind: Literal["memory-benchmark-external-metrics"] = METRICS_KIND
     arm: Literal["deterministic"] = "deterministic"
+    provenance: Provenance
+    benchmark_version: str = Field(min_length=1)
+    extractor: str = Field(min_length=1)
     dataset: DatasetName
     license: str
-    file_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     population: int = Field(ge=0)
     sample: int | None
     sample_size: int = Field(ge=0)
@@ -414,7 +415,6 @@ class ExternalMetrics(_Document):
     principal_speaker: PrincipalSpeaker | None
     split: SplitFigures | None
     ks: list[int]
-    policies: PolicyFigures
     provenance_rule: str
     words_rule: str
     baseline_method: str
@@ -427,9 +427,23 @@ class ExternalMetrics(_Document):
     end_to_end: EndToEndFigures | None
     caveats: list[str]
 
+    @model_validator(mode="after")
+    def _names_its_file(self) -> ExternalMetrics:
+        if "dataset_file" not in self.provenance.inputs:
+            raise ValueError("provenance.inputs.dataset_file: the file's sha256 is missing")
+        return self
+
     @classmethod
-    def from_run(cls, run: ExternalRun) -> ExternalMetrics:
-        """Build the document of ``run`` (counts and derived ratios only)."""
+    def from_run(
+        cls, run: ExternalRun, *, source: SourceTree, recorded_at: datetime
+    ) -> ExternalMetrics:
+        """Build the document of ``run`` (counts and derived ratios only).
+
+        Args:
+            run: The external run.
+            source: The checkout the run was built from (``read_source_tree()``).
+            recorded_at: The instant the document records (timezone-aware).
+        """
         memory = run.memory
         rows = run.memory_rows
         eligible = [row for row in rows if row.outcome.eligible]
@@ -444,10 +458,22 @@ class ExternalMetrics(_Document):
             ),
             runs_completed=sum(row.run_completed for row in rows),
         )
+        current = PolicyVersions.current()
         return cls(
+            provenance=provenance_of(
+                source,
+                inputs={"dataset_file": run.sha256},
+                recorded_at=recorded_at,
+                policies=PolicyVersions(
+                    formation=run.formation_policy,
+                    provider_formation=current.provider_formation,
+                    retrieval=run.retrieval_policy,
+                ),
+            ),
+            benchmark_version=run.benchmark_version,
+            extractor=run.extractor,
             dataset=run.dataset,
             license=run.license,
-            file_sha256=run.sha256,
             population=run.population,
             sample=run.sample,
             sample_size=len(run.instances),
@@ -455,12 +481,6 @@ class ExternalMetrics(_Document):
             principal_speaker=run.principal_speaker,
             split=SplitFigures.of(run.split) if run.split is not None else None,
             ks=list(run.ks),
-            policies=PolicyFigures(
-                benchmark_version=run.benchmark_version,
-                formation_policy=run.formation_policy,
-                retrieval_policy=run.retrieval_policy,
-                extractor=run.extractor,
-            ),
             provenance_rule=PROVENANCE_RULE,
             words_rule=WORDS_RULE,
             baseline_method=BASELINE_METHOD,
@@ -510,7 +530,6 @@ __all__ = [
     "FormationFigures",
     "MemoryArmFigures",
     "MomentFigures",
-    "PolicyFigures",
     "ProbeFigures",
     "RecallFigures",
     "SplitFigures",

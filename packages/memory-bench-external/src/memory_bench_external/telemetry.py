@@ -21,7 +21,7 @@ def record_external_metrics(
         1,
         {
             "memory.arm": "external",
-            "memory.benchmark_version": metrics.policies.benchmark_version,
+            "memory.benchmark_version": metrics.benchmark_version,
             "memory.dataset": metrics.dataset,
             "memory.outcome": "completed",
         },
@@ -36,7 +36,7 @@ def record_external_metrics(
         "memory.dataset": metrics.dataset,
         "memory.license": metrics.license,
         "memory.sample": "all" if metrics.sample is None else metrics.sample,
-        "memory.file_sha256": metrics.file_sha256,
+        "memory.file_sha256": metrics.provenance.inputs["dataset_file"],
     }
     for retriever, arm in (("memory", metrics.memory), ("raw_turn_bm25", metrics.raw_turn_bm25)):
         for k in metrics.ks:

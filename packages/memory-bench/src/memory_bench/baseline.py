@@ -1,9 +1,17 @@
 """The checked-in baseline, its exact comparison, and its write-once file handling.
 
 A baseline records what one deterministic run measured together with everything that makes
-two runs comparable: the benchmark version, the corpus digest, the formation, provider
-formation and retrieval policy versions, and the extractor name. It also carries the build
-reference and the recording instant, which are provenance and are never compared.
+two runs comparable: the benchmark version, the extractor name, and the provenance record
+(:class:`~memory_core.provenance.Provenance`, built by :func:`memory_bench.provenance.
+provenance_of`) whose ``inputs.corpus`` digest and ``policies`` (formation, provider formation,
+retrieval) are compared. The record's ``commit``, ``dirty``, ``packages`` and ``recorded_at``
+name the build and are never compared.
+
+Schema 2 embeds the record under ``provenance``. A schema 1 file (``corpus_digest``,
+``formation_policy``, ``provider_formation_policy``, ``retrieval_policy``, ``build_ref`` with
+its ``+dirty`` suffix, ``recorded_at`` at the top level) is still read: :func:`load_baseline`
+lifts it into schema 2 (``commit`` and ``dirty`` from ``build_ref``; ``packages`` empty, since
+schema 1 never recorded them).
 
 Comparison sorts every difference into exactly one of five lists:
 
@@ -56,7 +64,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final, Literal, TypeVar
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from memory_bench.artifacts import ArtifactExistsError, ArtifactWriteError, write_new_text
 from memory_bench.errors import BenchError
@@ -70,12 +85,13 @@ from memory_bench.metrics import (
     ProbeMetrics,
     ScenarioMetrics,
 )
+from memory_bench.provenance import legacy_build_ref, provenance_of
 from memory_bench.source_tree import SourceTree
-from memory_core.clock import require_aware
 from memory_core.errors import UsageError
+from memory_core.provenance import PolicyVersions, Provenance
 
-BASELINE_SCHEMA_VERSION: Final = 1
-"""Version of the baseline file format."""
+BASELINE_SCHEMA_VERSION: Final = 2
+"""Version of the baseline file format (2: the provenance record under ``provenance``)."""
 
 HIGHER_IS_BETTER: Final[frozenset[str]] = frozenset(
     {"supported", "needed_formed", "needed_recalled", "runs_completed"}
@@ -113,14 +129,18 @@ ATTRIBUTION: Final[frozenset[str]] = frozenset(
 STRUCTURAL: Final[frozenset[str]] = frozenset({"scenarios", "probes", "expected", "needed_total"})
 """Counts that are a function of the corpus; a difference is drift."""
 
-_PROVENANCE: Final[tuple[str, ...]] = (
-    "benchmark_version",
-    "corpus_digest",
-    "formation_policy",
-    "provider_formation_policy",
-    "retrieval_policy",
-    "extractor",
-)
+
+def _comparable(baseline: Baseline) -> dict[str, str]:
+    """What must be equal for two runs to be compared, keyed by the run's field names."""
+    policies = baseline.provenance.policies
+    return {
+        "benchmark_version": baseline.benchmark_version,
+        "corpus_digest": baseline.corpus_digest,
+        "formation_policy": policies.formation,
+        "provider_formation_policy": policies.provider_formation,
+        "retrieval_policy": policies.retrieval,
+        "extractor": baseline.extractor,
+    }
 
 
 class BaselineError(BenchError, UsageError):
@@ -182,14 +202,80 @@ class Baseline(BaseModel):
     """The recorded fixed point a deterministic run is compared against exactly.
 
     One row per probe without trace identifiers, one formation row per scenario, and the
-    aggregate; counts only, no ratio and no belief statement. ``dirty_reason`` is set only for
-    a recording the caller excused from the clean-tree rule, and is absent from the file
-    otherwise.
+    aggregate; counts only, no ratio and no belief statement. ``provenance`` names the build,
+    packages, policies and corpus digest. ``dirty_reason`` is set only for a recording the
+    caller excused from the clean-tree rule, and is absent from the file otherwise.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
+    benchmark_version: str = Field(min_length=1)
+    extractor: str = Field(min_length=1)
+    provenance: Provenance
+    dirty_reason: str | None = Field(default=None, min_length=1)
+    metrics: DeterministicMetrics
+    scenarios: tuple[ScenarioMetrics, ...]
+    probes: tuple[ProbeMetrics, ...]
+
+    @model_validator(mode="after")
+    def _names_its_corpus(self) -> Baseline:
+        if "corpus" not in self.provenance.inputs:
+            raise ValueError("provenance.inputs.corpus: a baseline names its corpus digest")
+        return self
+
+    @property
+    def corpus_digest(self) -> str:
+        """The sha256 of the corpus the run read (``provenance.inputs.corpus``)."""
+        return self.provenance.inputs["corpus"]
+
+    @property
+    def recorded_at(self) -> datetime:
+        """When the baseline was recorded (``provenance.recorded_at``)."""
+        return self.provenance.recorded_at
+
+    @classmethod
+    def from_run(
+        cls,
+        run: DeterministicRun,
+        *,
+        source: SourceTree,
+        recorded_at: datetime,
+        dirty_reason: str | None = None,
+    ) -> Baseline:
+        """Record ``run`` as a baseline of the build ``source`` describes, at ``recorded_at``."""
+        return cls(
+            benchmark_version=run.benchmark_version,
+            extractor=run.extractor,
+            provenance=provenance_of(
+                source,
+                inputs={"corpus": run.corpus_digest},
+                recorded_at=recorded_at,
+                policies=PolicyVersions(
+                    formation=run.formation_policy,
+                    provider_formation=run.provider_formation_policy,
+                    retrieval=run.retrieval_policy,
+                ),
+            ),
+            dirty_reason=dirty_reason,
+            metrics=run.metrics,
+            scenarios=run.scenarios,
+            probes=run.probes,
+        )
+
+    def to_json(self) -> str:
+        """The file text: indented JSON in field order, with a trailing newline (without
+        ``dirty_reason`` when none was given)."""
+        exclude = {"dirty_reason"} if self.dirty_reason is None else None
+        return self.model_dump_json(indent=2, exclude=exclude) + "\n"
+
+
+class BaselineV1(BaseModel):
+    """A schema 1 baseline file, read only to be lifted into schema 2 (:meth:`upgrade`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: Literal[1]
     benchmark_version: str = Field(min_length=1)
     corpus_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
     formation_policy: str = Field(min_length=1)
@@ -203,36 +289,34 @@ class Baseline(BaseModel):
     scenarios: tuple[ScenarioMetrics, ...]
     probes: tuple[ProbeMetrics, ...]
 
-    @classmethod
-    def from_run(
-        cls,
-        run: DeterministicRun,
-        *,
-        build_ref: str,
-        recorded_at: datetime,
-        dirty_reason: str | None = None,
-    ) -> Baseline:
-        """Record ``run`` as a baseline stamped with ``build_ref`` and ``recorded_at``."""
-        return cls(
-            benchmark_version=run.benchmark_version,
-            corpus_digest=run.corpus_digest,
-            formation_policy=run.formation_policy,
-            provider_formation_policy=run.provider_formation_policy,
-            retrieval_policy=run.retrieval_policy,
-            extractor=run.extractor,
-            build_ref=build_ref,
-            dirty_reason=dirty_reason,
-            recorded_at=require_aware(recorded_at, "recorded_at"),
-            metrics=run.metrics,
-            scenarios=run.scenarios,
-            probes=run.probes,
-        )
+    def upgrade(self) -> Baseline:
+        """The same baseline in schema 2.
 
-    def to_json(self) -> str:
-        """The file text: indented JSON in field order, with a trailing newline (without
-        ``dirty_reason`` when none was given)."""
-        exclude = {"dirty_reason"} if self.dirty_reason is None else None
-        return self.model_dump_json(indent=2, exclude=exclude) + "\n"
+        ``build_ref`` becomes ``commit`` (``null`` when it is not a 40-hex commit, e.g.
+        ``unknown``) and ``dirty`` (its ``+dirty`` suffix, or no commit at all); ``packages``
+        is empty, since schema 1 did not record them.
+        """
+        commit, dirty = legacy_build_ref(self.build_ref)
+        return Baseline(
+            benchmark_version=self.benchmark_version,
+            extractor=self.extractor,
+            provenance=Provenance(
+                commit=commit,
+                dirty=dirty,
+                packages={},
+                policies=PolicyVersions(
+                    formation=self.formation_policy,
+                    provider_formation=self.provider_formation_policy,
+                    retrieval=self.retrieval_policy,
+                ),
+                inputs={"corpus": self.corpus_digest},
+                recorded_at=self.recorded_at,
+            ),
+            dirty_reason=self.dirty_reason,
+            metrics=self.metrics,
+            scenarios=self.scenarios,
+            probes=self.probes,
+        )
 
 
 class Difference(BaseModel):
@@ -411,12 +495,13 @@ def _compare_scenarios(
 def compare_to_baseline(baseline: Baseline, run: DeterministicRun) -> BaselineComparison:
     """Sort every difference between ``baseline`` and ``run`` (see the module docstring).
 
-    The build reference and the recording instant are never compared; the storage tier the
-    run used is provenance of the run and is not compared either.
+    Of the provenance record only the corpus digest and the policy versions are compared (a
+    difference is drift); its commit, dirty flag, package versions and recording instant are
+    never compared, and neither is the storage tier the run used.
     """
     sorter = _Sorter([], [], [], [], [])
-    for field in _PROVENANCE:
-        old, new = getattr(baseline, field), getattr(run, field)
+    for field, old in _comparable(baseline).items():
+        new = getattr(run, field)
         if old != new:
             sorter.drift.append(Difference(key=field, baseline=old, current=new))
     a, b = baseline.metrics, run.metrics
@@ -476,7 +561,6 @@ def record_baseline(
     *,
     source: SourceTree,
     recorded_at: datetime,
-    build_ref: str | None = None,
     dirty_reason: str | None = None,
 ) -> Path:
     """Record ``run`` as the baseline at ``path``, refusing a run that breaks a structural zero
@@ -488,7 +572,6 @@ def record_baseline(
         source: The checkout the run was built from (:func:`memory_bench.source_tree.
             read_source_tree`, with ``path`` ignored).
         recorded_at: The recording instant (timezone-aware).
-        build_ref: The build reference the baseline names (default: ``source.build_ref``).
         dirty_reason: Why a checkout that is not clean may be recorded all the same; recorded
             in the baseline. Refused for a clean checkout, which needs no excuse.
 
@@ -506,12 +589,7 @@ def record_baseline(
     failures = run.metrics.structural_zero_failures()
     if failures:
         raise BaselineRefusedError(path, failures)
-    baseline = Baseline.from_run(
-        run,
-        build_ref=build_ref or source.build_ref,
-        recorded_at=recorded_at,
-        dirty_reason=reason,
-    )
+    baseline = Baseline.from_run(run, source=source, recorded_at=recorded_at, dirty_reason=reason)
     return write_baseline(baseline, path)
 
 
@@ -526,7 +604,7 @@ def check_source_tree(path: Path, source: SourceTree, dirty_reason: str | None) 
     if source.clean and reason is not None:
         raise BaselineError(
             path,
-            f"the checkout is clean at {source.build_ref}; drop --dirty-reason (it would "
+            f"the checkout is clean at {source.commit}; drop --dirty-reason (it would "
             "record an excuse for nothing)",
         )
     if not source.clean and reason is None:
@@ -535,7 +613,7 @@ def check_source_tree(path: Path, source: SourceTree, dirty_reason: str | None) 
 
 
 def load_baseline(path: Path) -> Baseline:
-    """Read and validate a baseline file.
+    """Read and validate a baseline file; a schema 1 file is lifted into schema 2.
 
     Raises:
         BaselineNotFoundError: the file does not exist.
@@ -561,6 +639,8 @@ def load_baseline(path: Path) -> Baseline:
     if not isinstance(document, Mapping):
         raise BaselineFormatError(path, "a baseline is a JSON object")
     try:
+        if document.get("schema_version") == 1:
+            return BaselineV1.model_validate(document).upgrade()
         return Baseline.model_validate(document)
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -586,6 +666,7 @@ __all__ = [
     "BaselineFormatError",
     "BaselineNotFoundError",
     "BaselineRefusedError",
+    "BaselineV1",
     "Difference",
     "check_source_tree",
     "compare_to_baseline",

@@ -17,6 +17,11 @@ gate.memory.provider_positive_coverage_v2), no negative case formed,
 and no model call lost to an error. It is written atomically under the name derived from the
 provider policy version and model, and never overwritten: an existing target is refused before
 any model call. A failing run returns its diagnostics and writes nothing.
+
+The artifact and the run both carry the provenance record
+(:func:`memory_bench.provenance.provenance_of`) under ``provenance``: the checkout's commit and
+dirty flag, the package and policy versions, ``inputs.case_file`` (the case file's sha256) and
+``recorded_at`` (the clock's instant when the run finished).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memory_bench.artifacts import prepare_output, write_new_text
 from memory_bench.formation_eval import FormationReport, LoadedCases, evaluate_formation
+from memory_bench.provenance import provenance_of
+from memory_bench.source_tree import SourceTree, read_source_tree
 from memory_core.base.model import Model
 from memory_core.clock import Clock
 from memory_core.errors import UsageError
@@ -43,6 +50,7 @@ from memory_core.formation.selection import (
 )
 from memory_core.policy import PROVIDER_FORMATION_POLICY
 from memory_core.profiles import MemoryProfiles
+from memory_core.provenance import Provenance
 
 
 class _Frozen(BaseModel):
@@ -101,11 +109,10 @@ class ProviderFormationRun(_Frozen):
     when one was written.
     """
 
-    provider_policy_version: str
+    provenance: Provenance
     provider: str
     model: str
     case_file: str
-    case_file_sha256: str
     positive_cases: int
     fully_supported_positive: int
     minimum_fully_supported: int
@@ -162,15 +169,18 @@ def run_provider_formation(
     clock: Clock,
     output: Path | None = None,
     profiles: MemoryProfiles | None = None,
+    source: SourceTree | None = None,
 ) -> ProviderFormationRun:
     """Score provider formation on the case file and publish the evidence when it passes.
 
     Args:
         loaded: The formation case file.
         model: The model the provider extractor asks.
-        clock: Stamps the evidence's ``created_at``.
+        clock: Stamps the provenance's ``recorded_at`` when the run finishes.
         output: Evidence directory or exact evidence path; ``None`` scores without publishing.
         profiles: Memory profiles for the formation service (shipped defaults when omitted).
+        source: The checkout the run is built from (default: the working directory's, read
+            with :func:`~memory_bench.source_tree.read_source_tree`).
 
     Returns:
         The run; ``published`` is set only when an artifact was written.
@@ -197,14 +207,18 @@ def run_provider_formation(
     supported = sorted(r.id for r in positives if r.matched == r.expected and not r.fabricated)
     unsupported = sorted(r.id for r in positives if r.id not in set(supported))
     formed_negatives = sorted(r.id for r in negatives if r.formed)
+    provenance = provenance_of(
+        source if source is not None else read_source_tree(),
+        inputs={"case_file": loaded.sha256},
+        recorded_at=clock.now(),
+    )
     fields: dict[str, Any] = {
         "schema_version": PROVIDER_EVIDENCE_SCHEMA_VERSION,
         "kind": "provider_formation",
-        "provider_policy_version": policy_version,
+        "provenance": provenance,
         "provider": model.provider,
         "model": model.model_name,
         "case_file": loaded.path.name,
-        "case_file_sha256": loaded.sha256,
         "positive_cases": len(positives),
         "fully_supported_positive": len(supported),
         "minimum_fully_supported": minimum_fully_supported(len(positives)),
@@ -216,7 +230,6 @@ def run_provider_formation(
         "malformed_replies": counters.malformed_replies,
         "hostile_replies": counters.hostile_replies,
         "model_errors": counters.model_errors,
-        "created_at": clock.now(),
     }
     evidence: ProviderFormationEvidence | None = None
     failures: list[str] = []
@@ -230,11 +243,10 @@ def run_provider_formation(
         write_new_text(target, evidence.model_dump_json(indent=2) + "\n")
         published = str(target)
     return ProviderFormationRun(
-        provider_policy_version=policy_version,
+        provenance=provenance,
         provider=model.provider,
         model=model.model_name,
         case_file=loaded.path.name,
-        case_file_sha256=loaded.sha256,
         positive_cases=len(positives),
         fully_supported_positive=len(supported),
         minimum_fully_supported=minimum_fully_supported(len(positives)),
@@ -258,8 +270,10 @@ def diagnostics(run: ProviderFormationRun) -> list[str]:
         else f"USD unknown (estimate {counters.cost_usd:.4f}: unpriced model or no usage reported)"
     )
     lines = [
-        f"provider formation {run.provider_policy_version} with {run.provider} model "
-        f"{run.model!r} on {run.case_file} (sha256 {run.case_file_sha256[:12]})",
+        f"provider formation {run.provenance.policies.provider_formation} with "
+        f"{run.provider} model {run.model!r} on {run.case_file} "
+        f"(sha256 {run.provenance.inputs['case_file'][:12]}; build "
+        f"{run.provenance.describe()})",
         f"fully supported positive cases: {run.fully_supported_positive} of "
         f"{run.positive_cases} (need {run.minimum_fully_supported}); negative cases formed: "
         f"{run.negatives_formed} of {run.negative_cases} (need 0)",

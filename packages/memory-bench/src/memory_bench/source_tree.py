@@ -1,10 +1,12 @@
 """The git checkout a run was built from: its commit and the tracked files that differ from it.
 
-A recorded baseline names the build it measured. :func:`read_source_tree` asks git for the
-working directory's ``HEAD`` and for every tracked path whose index or working-tree state
-differs from it (untracked files are not part of the build and are not listed). A path the
-recording itself replaces (the baseline being re-recorded after ``git rm``) is left out, so
-re-recording from an otherwise clean checkout is clean.
+This is the one place git is read. Every artifact names the build it measured through
+:func:`memory_bench.provenance.read_provenance`, which takes ``commit`` and ``dirty`` from
+here. :func:`read_source_tree` asks git for the working directory's ``HEAD`` and for every
+tracked path whose index or working-tree state differs from it (untracked files are not part
+of the build and are not listed). A path the recording itself replaces (the baseline being
+re-recorded after ``git rm``) is left out, so re-recording from an otherwise clean checkout is
+clean.
 """
 
 from __future__ import annotations
@@ -13,12 +15,6 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-UNKNOWN_BUILD_REF = "unknown"
-"""The build reference of a run outside a git checkout."""
-
-DIRTY_SUFFIX = "+dirty"
-"""Appended to the commit when tracked files differ from it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,11 +36,9 @@ class SourceTree:
         return self.commit is not None and not self.changed
 
     @property
-    def build_ref(self) -> str:
-        """The commit, the commit with ``+dirty``, or ``unknown``."""
-        if self.commit is None:
-            return UNKNOWN_BUILD_REF
-        return f"{self.commit}{DIRTY_SUFFIX}" if self.changed else self.commit
+    def dirty(self) -> bool:
+        """True unless the commit names the build: a tracked change, or no checkout at all."""
+        return not self.clean
 
     def describe(self, limit: int = 5) -> str:
         """One line naming why the tree is not clean (empty when it is)."""
@@ -108,4 +102,4 @@ def read_source_tree(cwd: Path | None = None, *, ignore: Iterable[Path] = ()) ->
     return SourceTree(commit=commit or None, changed=tuple(changed))
 
 
-__all__ = ["DIRTY_SUFFIX", "UNKNOWN_BUILD_REF", "SourceTree", "read_source_tree"]
+__all__ = ["SourceTree", "read_source_tree"]

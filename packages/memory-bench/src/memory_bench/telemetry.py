@@ -69,8 +69,8 @@ def record_live_result(
         "memory.benchmark_version": result.benchmark_version,
         "memory.outcome": result.outcome,
     }
-    if result.corpus_digest is not None:
-        base["memory.corpus_digest"] = result.corpus_digest
+    if result.provenance is not None:
+        base["memory.corpus_digest"] = result.provenance.inputs["corpus"]
     meter.record("memory.benchmark.runs", 1, base)
     meter.record("memory.benchmark.duration", wall_seconds, {"memory.arm": "live"})
     counts = result.counts

@@ -5,11 +5,11 @@ the live arm that publishes evidence.
 
     agent eval memory-benchmark --deterministic-only
         [--corpus PATH] [--baseline PATH] [--write-baseline PATH [--dirty-reason TEXT]]
-        [--build-ref REF] [--report PATH.html]
-    agent eval memory-benchmark --no-deterministic-only --output PATH --build-ref SHA
+        [--report PATH.html]
+    agent eval memory-benchmark --no-deterministic-only --output PATH [--build-ref SHA]
         [--model-policy P] [--policy-profile P] [--model M] [--base-url URL]
         [--prices PATH] [--timeout S] [--max-retries N] [--corpus PATH]
-    agent eval memory-benchmark --no-deterministic-only --limit-scenarios N --build-ref SHA
+    agent eval memory-benchmark --no-deterministic-only --limit-scenarios N [--build-ref SHA]
         [the live options]                 (a smoke run: never publishes evidence)
     agent eval memory-benchmark --external longmemeval|locomo|halumem --path FILE --output PATH
         [--sample N --seed S] [--principal-speaker a|b]        (see memory_cli.eval_external)
@@ -29,7 +29,8 @@ false transfer, an abstention leak) is not recorded. So is a run from a dirty tr
 tracked file of the working directory's git checkout differs from ``HEAD`` (the baseline path
 itself excepted, so ``git rm`` then ``--write-baseline`` is clean), or the directory is no git
 checkout, the recording is refused before anything runs unless ``--dirty-reason TEXT`` says
-why; the reason is recorded in the baseline beside the ``+dirty`` build reference.
+why; the reason is recorded in the baseline beside its provenance record (``commit`` and
+``dirty: true``, read from git; :mod:`memory_bench.provenance`).
 
 The live arm (``--no-deterministic-only``) runs only when ``RUN_LIVE_MODEL_TESTS=1`` (otherwise it
 prints a skip document and exits 0 without building a model). It asks every probe with and
@@ -43,11 +44,14 @@ is refused (exit 2) before any request. The first run is admitted only on valid 
 formation evidence (gate 20) for the current provider policy and the model, looked up in
 ``MEMORY_EVIDENCE_DIR`` or the nearest ``evidence/`` directory; without it the command exits 1
 having sent and written nothing. An existing or unwritable ``--output`` is refused before
-anything is spent. ``--policy-profile`` names the runtime policy (a shipped name or a YAML file;
-default: the deterministic arm's probe policy) and ``--model-policy`` a YAML file replacing its
-``model`` section (e.g. ``max_output_tokens: 512`` for a small local context window). The result
-document is printed on stdout; the one-line summary, one line per incomplete run and each
-failed condition on stderr, after one progress line per probe arm as the run goes.
+anything is spent. The evidence's provenance record names the commit and dirty flag git
+reports for the working directory; ``--build-ref SHA`` (optional) refuses the run unless it
+is that commit (or a prefix of at least seven digits). ``--policy-profile`` names the runtime
+policy (a shipped name or a YAML file; default: the deterministic arm's probe policy) and
+``--model-policy`` a YAML file replacing its ``model`` section (e.g. ``max_output_tokens: 512``
+for a small local context window). The result document is printed on stdout; the one-line
+summary, one line per incomplete run and each failed condition on stderr, after one progress
+line per probe arm as the run goes.
 ``--limit-scenarios N`` makes it a smoke run over the first N scenarios that never publishes
 evidence (``outcome: smoke``; ``--output`` is refused); it exits 0 when every probe arm it
 asked was answered, 1 otherwise.
@@ -90,6 +94,7 @@ LIVE_ONLY_OPTIONS: tuple[tuple[str, str], ...] = (
     ("timeout", "--timeout"),
     ("max_retries", "--max-retries"),
     ("limit_scenarios", "--limit-scenarios"),
+    ("build_ref", "--build-ref"),
 )
 """Options only the live arm reads (refused with --deterministic-only rather than ignored)."""
 
@@ -108,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.deterministic_only is None:
         raise UsageError(
             "name the arm: --deterministic-only (the CI arm, compared with the baseline) or "
-            "--no-deterministic-only (the live arm; needs --output, --build-ref and "
+            "--no-deterministic-only (the live arm; needs --output and "
             "RUN_LIVE_MODEL_TESTS=1)"
         )
     if not args.deterministic_only:
@@ -116,8 +121,9 @@ def _run(args: argparse.Namespace) -> int:
     given = [flag for name, flag in LIVE_ONLY_OPTIONS if getattr(args, name) is not None]
     if given:
         raise UsageError(
-            f"{', '.join(given)} configure the live arm's model and are refused with "
-            "--deterministic-only; pass --no-deterministic-only to run the live arm"
+            f"{', '.join(given)} configure the live arm and are refused with "
+            "--deterministic-only (a written baseline names the commit git reports); pass "
+            "--no-deterministic-only to run the live arm"
         )
     if args.output is not None:
         raise UsageError(
@@ -202,7 +208,6 @@ def _run(args: argparse.Namespace) -> int:
                     write_path,
                     source=source,
                     recorded_at=datetime.now(UTC),
-                    build_ref=args.build_ref,
                     dirty_reason=args.dirty_reason,
                 )
             )
@@ -273,10 +278,6 @@ def _run_live(args: argparse.Namespace) -> int:
         raise UsageError(
             "--output PATH is required for the live arm: the evidence file it publishes "
             "(an existing file is refused, never overwritten)"
-        )
-    if not args.build_ref:
-        raise UsageError(
-            "--build-ref SHA is required for the live arm: the commit the evidence names"
         )
 
     from memory_bench.corpus import load_corpus
@@ -408,8 +409,8 @@ def register(groups: dict[str, Any]) -> None:
         "--build-ref",
         default=None,
         help=(
-            "build reference recorded in a written baseline (default: git rev-parse HEAD); "
-            "required for the live arm, whose evidence names it"
+            "live arm only: the commit under test; refused unless it is (a prefix of) the "
+            "checkout's HEAD, which the evidence's provenance records"
         ),
     )
     parser.add_argument(

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -307,6 +308,7 @@ def run_external_command(args: argparse.Namespace) -> int:
     """
     output = _check(args)
     from memory_bench.artifacts import prepare_output, write_new_text
+    from memory_bench.source_tree import read_source_tree
     from memory_bench_external import ExternalMetrics, run_external
     from memory_cli.report import prepare_report_path, write_run_report
 
@@ -322,7 +324,9 @@ def run_external_command(args: argparse.Namespace) -> int:
             run = run_external(source, progress=bar)
     else:
         run = run_external(source)
-    metrics = ExternalMetrics.from_run(run)
+    metrics = ExternalMetrics.from_run(
+        run, source=read_source_tree(), recorded_at=datetime.now(UTC)
+    )
     from memory_bench_external.telemetry import record_external_metrics
 
     record_external_metrics(metrics, wall_seconds=time.monotonic() - started)

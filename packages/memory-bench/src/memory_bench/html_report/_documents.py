@@ -27,7 +27,7 @@ from memory_bench.html_report._deterministic import deterministic_page
 from memory_bench.html_report._live import live_evidence_page, live_page
 from memory_bench.html_report._page import Page
 from memory_bench.live.arm import LiveBenchmarkResult
-from memory_bench.live.evidence import MemoryBenchmarkEvidence
+from memory_bench.live.evidence import MemoryBenchmarkEvidence, upgrade_evidence_document
 from memory_bench.metrics import DeterministicRun
 from memory_core.errors import UsageError
 
@@ -99,7 +99,9 @@ def classify(document: dict[str, object], path: Path) -> DocumentKind:
         return "deterministic"
     if arm == "live":
         return "live"
-    if "evaluated_at" in document and "counts" in document and "rows" in document:
+    # schema 3 evidence carries a provenance record; schema 2 carried evaluated_at
+    stamped = "provenance" in document or "evaluated_at" in document
+    if stamped and "counts" in document and "rows" in document:
         return "live-evidence"
     if arm is None:
         raise ReportInputError(path, "arm", "missing (not a benchmark result document)")
@@ -165,7 +167,8 @@ def live_document_page(document: dict[str, object], path: Path) -> Page:
         ReportInputError: A field is missing or does not fit its schema.
     """
     if classify(document, path) == "live-evidence":
-        return live_evidence_page(validate_field(MemoryBenchmarkEvidence, document, path, ""))
+        evidence = upgrade_evidence_document(document)
+        return live_evidence_page(validate_field(MemoryBenchmarkEvidence, evidence, path, ""))
     fields = {key: value for key, value in document.items() if key != "passed"}
     return live_page(validate_field(LiveBenchmarkResult, fields, path, ""))
 

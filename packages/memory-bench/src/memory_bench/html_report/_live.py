@@ -21,6 +21,7 @@ from memory_bench.html_report._page import (
     Table,
     Tone,
     Verdict,
+    provenance_rows,
     ratio_bar,
 )
 from memory_bench.live.arm import LiveBenchmarkResult
@@ -30,6 +31,7 @@ from memory_bench.live.evidence import (
     MemoryBenchmarkEvidence,
     failed_conditions,
 )
+from memory_core.provenance import Provenance
 
 WITH_MEMORY = Series(key="with_memory", name="with memory", colour="#0969da")
 WITHOUT_MEMORY = Series(key="without_memory", name="without memory", colour="#8c959f")
@@ -56,6 +58,13 @@ def _name(path: str | None) -> str:
 
 def _or_none(value: object) -> str:
     return "none" if value is None else str(value)
+
+
+def _result_provenance(provenance: Provenance | None) -> tuple[tuple[str, str], ...]:
+    """The corpus digest and the provenance rows, or ``none`` for a run that never started."""
+    if provenance is None:
+        return (("corpus sha256", "none"), ("provenance", "none (nothing ran)"))
+    return (("corpus sha256", provenance.inputs["corpus"]), *provenance_rows(provenance))
 
 
 def _correct_chart(counts: LiveCounts, rows: Sequence[LiveProbeRow]) -> BarChart:
@@ -192,15 +201,11 @@ def live_page(result: LiveBenchmarkResult) -> Page:
             provenance=(
                 ("arm", "live"),
                 ("benchmark", result.benchmark_version),
-                ("corpus sha256", _or_none(result.corpus_digest)),
-                ("build", _or_none(result.build_ref)),
+                *_result_provenance(result.provenance),
                 ("provider", _or_none(result.provider)),
                 ("model", _or_none(result.model)),
                 ("policy profile", _or_none(result.policy_profile)),
                 ("compiled policy", _or_none(result.compiled_policy_version)),
-                ("formation policy", _or_none(result.formation_policy_version)),
-                ("retrieval policy", _or_none(result.retrieval_policy_version)),
-                ("provider formation policy", _or_none(result.provider_formation_policy_version)),
                 ("provider formation evidence", _name(result.provider_formation_evidence_file)),
                 ("evidence written", _name(result.evidence_path)),
             ),
@@ -224,17 +229,13 @@ def live_evidence_page(evidence: MemoryBenchmarkEvidence) -> Page:
             provenance=(
                 ("arm", "live (published evidence)"),
                 ("benchmark", evidence.benchmark_version),
-                ("corpus sha256", evidence.corpus_digest),
-                ("build", evidence.build_ref),
+                ("corpus sha256", evidence.provenance.inputs["corpus"]),
+                *provenance_rows(evidence.provenance),
                 ("provider", evidence.provider),
                 ("model", evidence.model),
                 ("policy profile", evidence.policy_profile),
                 ("compiled policy", evidence.compiled_policy_version),
-                ("formation policy", evidence.formation_policy_version),
-                ("retrieval policy", evidence.retrieval_policy_version),
-                ("provider formation policy", evidence.provider_formation_policy_version),
                 ("provider formation evidence", evidence.provider_formation_evidence_file),
-                ("evaluated at", evidence.evaluated_at.isoformat()),
             ),
             counts=evidence.counts,
             rows=evidence.rows,

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from memory_core.provenance import Provenance
+
 Tone = Literal["plain", "good", "bad", "warn", "muted"]
 """How a verdict, a row or a list is highlighted (a CSS class of the template)."""
 
@@ -169,3 +171,18 @@ __all__ = [
     "ratio_label",
     "ratio_of",
 ]
+
+
+def provenance_rows(provenance: Provenance) -> tuple[tuple[str, str], ...]:
+    """The provenance table rows every page shows for the record its artifact embeds."""
+    packages = ", ".join(f"{name} {version}" for name, version in provenance.packages.items())
+    policies = provenance.policies
+    return (
+        ("commit", provenance.commit or "none (not a git checkout)"),
+        ("dirty", "yes" if provenance.dirty else "no"),
+        ("packages", packages or "not recorded"),
+        ("formation policy", policies.formation),
+        ("provider formation policy", policies.provider_formation),
+        ("retrieval policy", policies.retrieval),
+        ("recorded at", provenance.recorded_at.isoformat()),
+    )

@@ -106,9 +106,11 @@ from memory_bench.live.evidence import (
     write_evidence,
 )
 from memory_bench.metrics import ProbeMetrics
+from memory_bench.provenance import PolicyVersions, Provenance, provenance_of
 from memory_bench.scoring import renders_forbidden
+from memory_bench.source_tree import SourceTree, read_source_tree
 from memory_core.base.model import Message, Model, ModelResponse, ToolSpec
-from memory_core.clock import Clock, SystemClock, require_aware
+from memory_core.clock import Clock, SystemClock
 from memory_core.errors import ConfigurationError, UsageError
 from memory_core.formation.extractor import DeterministicExtractor
 from memory_core.formation.selection import (
@@ -299,15 +301,11 @@ class LiveBenchmarkResult(BaseModel):
     stopped_by: StoppedBy | None = None
     error: str | None = None
     benchmark_version: str = LIVE_ARM_VERSION
-    corpus_digest: str | None = None
-    build_ref: str | None = None
+    provenance: Provenance | None = None
     provider: str | None = None
     model: str | None = None
     policy_profile: str | None = None
     compiled_policy_version: str | None = None
-    formation_policy_version: str | None = None
-    retrieval_policy_version: str | None = None
-    provider_formation_policy_version: str | None = None
     provider_formation_evidence_file: str | None = None
     provider_formation_evidence_sha256: str | None = None
     cost_ceiling_usd: float | None = None
@@ -723,6 +721,40 @@ class _Progress:
         self.started = time.monotonic()
 
 
+MIN_BUILD_REF_CHARS = 7
+"""The shortest ``--build-ref`` accepted as a prefix of the checkout's commit."""
+
+
+def check_build_ref(build_ref: str, source: SourceTree) -> None:
+    """Refuse a ``build_ref`` that does not name ``source``'s commit.
+
+    The evidence records the commit git reports (:mod:`memory_bench.provenance`); an
+    operator's ``--build-ref`` is a check that it is the commit they meant to measure.
+
+    Raises:
+        UsageError: ``build_ref`` is shorter than seven characters, the directory is no git
+            checkout, or ``build_ref`` is not a prefix of its commit.
+    """
+    ref = build_ref.strip().lower()
+    if len(ref) < MIN_BUILD_REF_CHARS:
+        raise UsageError(
+            f"--build-ref {build_ref!r} is too short to name a commit; pass at least "
+            f"{MIN_BUILD_REF_CHARS} hex digits of HEAD (or leave it out: the evidence records "
+            "the commit git reports)"
+        )
+    if source.commit is None:
+        raise UsageError(
+            f"--build-ref {build_ref!r} names a commit, but the working directory is no git "
+            "checkout; run from the checkout, or leave --build-ref out (the evidence then "
+            "records no commit)"
+        )
+    if not source.commit.startswith(ref):
+        raise UsageError(
+            f"--build-ref {build_ref!r} is not the checkout's HEAD {source.commit}; check out "
+            "the commit you mean to measure (the evidence records the commit git reports)"
+        )
+
+
 def _single(values: set[str], fallback: str) -> str:
     return next(iter(values)) if len(values) == 1 else fallback
 
@@ -732,8 +764,9 @@ def run_live_benchmark(
     digest: str,
     *,
     output: Path | None,
-    build_ref: str,
     model_factory: ModelFactory,
+    build_ref: str | None = None,
+    source: SourceTree | None = None,
     policy_profile: PolicyProfile | None = None,
     environ: Mapping[str, str] | None = None,
     clock: Clock | None = None,
@@ -750,8 +783,12 @@ def run_live_benchmark(
         digest: The sha256 of the corpus file, as ``load_corpus`` returned it.
         output: Where the evidence is written; refused before anything is spent if it exists
             or its directory cannot be written (:func:`~memory_bench.artifacts.prepare_output`).
-        build_ref: The build reference (commit) the evidence names.
         model_factory: Builds the real model; called only when the arm is cleared to spend.
+        build_ref: The commit the operator means to measure; when given it must be ``source``'s
+            commit or a prefix of it (at least 7 hex digits), else the run is refused.
+        source: The checkout the run is built from, whose commit and dirty flag the provenance
+            record names (default: the working directory's, read with
+            :func:`~memory_bench.source_tree.read_source_tree`).
         policy_profile: The runtime policy of every run (default:
             :func:`live_policy_profile`'s default, the deterministic arm's probe policy).
         environ: Where ``RUN_LIVE_MODEL_TESTS`` is read (default: ``os.environ``).
@@ -780,7 +817,8 @@ def run_live_benchmark(
             anything is spent).
         RunCostAboveCeilingError: one run of the model under the policy could cost more than
             the per-run ceiling (raised after the model is built, before any request).
-        UsageError: the digest or build reference is malformed, the corpus is empty, the
+        UsageError: the digest is malformed, ``build_ref`` is not the checkout's commit, the
+            corpus is empty, the
             policy profile lets a run spend more than the per-run ceiling, no price catalog
             is known for the model, ``output`` is missing for a full run or given for a smoke
             run, or ``limit_scenarios`` is below 1.
@@ -805,8 +843,9 @@ def run_live_benchmark(
             f"corpus digest {digest!r} is not a lowercase hex sha256; pass the digest "
             "load_corpus returned"
         )
-    if not build_ref.strip():
-        raise UsageError("--build-ref is required for a live run: name the commit under test")
+    tree = source if source is not None else read_source_tree()
+    if build_ref is not None:
+        check_build_ref(build_ref, tree)
     if not corpus.scenarios:
         raise UsageError("the corpus has no scenario; nothing to run")
     gauge = ceiling if ceiling is not None else CostCeiling()
@@ -819,16 +858,25 @@ def run_live_benchmark(
     stopped_by: StoppedBy | None = None
     error: str | None = None
     meter = _MeteredModel(model_factory())
+    policies = PolicyVersions(
+        formation=extractor.policy_version,
+        provider_formation=PROVIDER_FORMATION_POLICY,
+        retrieval=RETRIEVAL_POLICY,
+    )
+
+    def stamp() -> Provenance:
+        return provenance_of(
+            tree,
+            inputs={"corpus": digest},
+            recorded_at=timestamps.now(),
+            policies=policies,
+        )
+
     header: dict[str, object] = {
-        "corpus_digest": digest,
-        "build_ref": build_ref,
         "provider": meter.provider,
         "model": meter.model_name,
         "policy_profile": profile.name,
         "compiled_policy_version": profile.compiled_version,
-        "formation_policy_version": extractor.policy_version,
-        "retrieval_policy_version": RETRIEVAL_POLICY,
-        "provider_formation_policy_version": PROVIDER_FORMATION_POLICY,
         "cost_ceiling_usd": gauge.ceiling_usd,
         "per_run_ceiling_usd": gauge.per_run_usd,
     }
@@ -843,6 +891,7 @@ def run_live_benchmark(
         return LiveBenchmarkResult.model_validate(
             {
                 **header,
+                "provenance": stamp(),
                 "outcome": "failed",
                 "stopped_by": "provider_evidence",
                 "error": vouched.remedy,  # the live arm always requires evidence: no fallback
@@ -928,9 +977,11 @@ def run_live_benchmark(
             f"smoke run: the first {len(scenarios)} of {len(corpus.scenarios)} scenarios only; "
             "a smoke run never publishes evidence",
         )
+    provenance = stamp()
     result = LiveBenchmarkResult.model_validate(
         {
             **header,
+            "provenance": provenance,
             "outcome": "failed",
             "stopped_by": stopped_by,
             "error": error,
@@ -952,21 +1003,16 @@ def run_live_benchmark(
     try:
         evidence = MemoryBenchmarkEvidence(
             benchmark_version=LIVE_ARM_VERSION,
-            corpus_digest=digest,
-            build_ref=build_ref,
+            provenance=provenance,
             provider=provider,
             model=model_name,
             policy_profile=profile.name,
             compiled_policy_version=profile.compiled_version,
-            formation_policy_version=extractor.policy_version,
-            retrieval_policy_version=RETRIEVAL_POLICY,
-            provider_formation_policy_version=PROVIDER_FORMATION_POLICY,
             provider_formation_evidence_file=evidence_file,
             provider_formation_evidence_sha256=evidence_sha256,
             run_providers=sorted(ledger.providers),
             run_models=sorted(ledger.models),
             run_compiled_policy_versions=sorted(ledger.policy_versions),
-            evaluated_at=require_aware(timestamps.now(), "evaluated_at"),
             cost_ceiling_usd=gauge.ceiling_usd,
             per_run_ceiling_usd=gauge.per_run_usd,
             total_cost_usd=gauge.spent_usd,

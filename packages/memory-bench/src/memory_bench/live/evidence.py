@@ -16,7 +16,11 @@ What the validator re-derives rather than trusts:
   covers the rows, the live arm's version, and a ``failure_classes`` histogram that accounts
   for every incomplete run;
 * gate 20's precondition: the provider formation evidence file it names is evidence for the
-  provider formation policy version it records.
+  provider formation policy version its provenance records.
+
+The provenance record (:class:`~memory_core.provenance.Provenance`, under ``provenance``) names
+the build (commit and dirty flag), the package and policy versions, the corpus digest
+(``inputs.corpus``) and the instant the run finished (``recorded_at``).
 """
 
 from __future__ import annotations
@@ -24,19 +28,24 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from memory_bench.artifacts import write_new_text
 from memory_bench.errors import BenchError
 from memory_bench.live.ceiling import INVOCATION_CEILING_USD, PER_RUN_CEILING_USD
+from memory_bench.provenance import legacy_build_ref
 from memory_core.errors import UsageError
 from memory_core.formation.selection import minimum_fully_supported
+from memory_core.provenance import Provenance
 
-EVIDENCE_SCHEMA_VERSION: Literal[2] = 2
+EVIDENCE_SCHEMA_VERSION: Literal[3] = 3
 """Version 2 records the corpus's probe count beside the rows, and the provider formation
-evidence (gate 20) the run was admitted on: its policy version, file name and sha256."""
+evidence (gate 20) the run was admitted on: its policy version, file name and sha256. Version 3
+embeds the provenance record: ``corpus_digest``, ``build_ref``, ``formation_policy_version``,
+``retrieval_policy_version``, ``provider_formation_policy_version`` and ``evaluated_at`` moved
+into it."""
 
 LIVE_ARM_VERSION = "memory-benchmark-live@1"
 """Version of the live arm's procedure (two arms, retry-once, scoring, thresholds); the only
@@ -254,23 +263,18 @@ def failed_conditions(
 class MemoryBenchmarkEvidence(_Frozen):
     """A passing live run. Construction fails unless every publication condition holds."""
 
-    schema_version: Literal[2] = EVIDENCE_SCHEMA_VERSION
+    schema_version: Literal[3] = EVIDENCE_SCHEMA_VERSION
     benchmark_version: str
-    corpus_digest: str = Field(pattern=r"^[0-9a-f]{64}$")
-    build_ref: str = Field(min_length=1)
+    provenance: Provenance
     provider: str = Field(min_length=1)
     model: str = Field(min_length=1)
     policy_profile: str = Field(min_length=1)
     compiled_policy_version: str = Field(min_length=1)
-    formation_policy_version: str = Field(min_length=1)
-    retrieval_policy_version: str = Field(min_length=1)
-    provider_formation_policy_version: str = Field(pattern=r"^formation@\d+$")
     provider_formation_evidence_file: str = Field(pattern=r"^provider-formation\.[^/\\]+\.json$")
     provider_formation_evidence_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     run_providers: list[str]
     run_models: list[str]
     run_compiled_policy_versions: list[str]
-    evaluated_at: AwareDatetime
     cost_ceiling_usd: float = Field(gt=0)
     per_run_ceiling_usd: float = Field(gt=0)
     total_cost_usd: float = Field(ge=0)
@@ -296,11 +300,14 @@ class MemoryBenchmarkEvidence(_Frozen):
                 f"per_run_ceiling_usd {self.per_run_ceiling_usd} is not the live arm's per-run "
                 f"ceiling {PER_RUN_CEILING_USD}"
             )
-        version_prefix = f"provider-formation.{self.provider_formation_policy_version}."
+        if "corpus" not in self.provenance.inputs:
+            problems.append("provenance.inputs.corpus: the corpus digest is missing")
+        provider_version = self.provenance.policies.provider_formation
+        version_prefix = f"provider-formation.{provider_version}."
         if not self.provider_formation_evidence_file.startswith(version_prefix):
             problems.append(
                 f"provider_formation_evidence_file {self.provider_formation_evidence_file!r} is "
-                f"not evidence for {self.provider_formation_policy_version}"
+                f"not evidence for {provider_version}"
             )
         if self.total_cost_usd <= 0:
             problems.append("total_cost_usd is not positive: the ceiling was not enforced")
@@ -354,8 +361,55 @@ def write_evidence(evidence: MemoryBenchmarkEvidence, path: Path) -> None:
     write_new_text(path, evidence.model_dump_json(indent=2) + "\n")
 
 
+_V2_MOVED: tuple[str, ...] = (
+    "corpus_digest",
+    "build_ref",
+    "formation_policy_version",
+    "retrieval_policy_version",
+    "provider_formation_policy_version",
+    "evaluated_at",
+)
+
+
+def upgrade_evidence_document(data: object) -> object:
+    """``data`` unchanged, or a schema 2 evidence document lifted into schema 3.
+
+    The schema 2 provenance fields move into the record: ``build_ref`` is read as ``commit``
+    and ``dirty`` (:func:`memory_bench.provenance.legacy_build_ref`), ``packages`` is empty
+    (schema 2 did not record them). A document missing or mistyping one of them is returned
+    unchanged, for validation to name the field.
+    """
+    if not isinstance(data, dict) or data.get("schema_version") != 2:
+        return data
+    moved = {name: data[name] for name in _V2_MOVED if name in data}
+    if len(moved) != len(_V2_MOVED) or not all(isinstance(v, str) for v in moved.values()):
+        return data
+    commit, dirty = legacy_build_ref(moved["build_ref"])
+    rest: dict[str, Any] = {k: v for k, v in data.items() if k not in _V2_MOVED}
+    return {
+        **rest,
+        "schema_version": EVIDENCE_SCHEMA_VERSION,
+        "provenance": {
+            "commit": commit,
+            "dirty": dirty,
+            "packages": {},
+            "policies": {
+                "formation": moved["formation_policy_version"],
+                "provider_formation": moved["provider_formation_policy_version"],
+                "retrieval": moved["retrieval_policy_version"],
+            },
+            "inputs": {"corpus": moved["corpus_digest"]},
+            "recorded_at": moved["evaluated_at"],
+        },
+    }
+
+
 def load_evidence(path: Path) -> MemoryBenchmarkEvidence:
-    """Load and re-validate an artifact; a tampered or failing one raises ``EvidenceError``."""
+    """Load and re-validate an artifact; a tampered or failing one raises ``EvidenceError``.
+
+    A schema 2 artifact (written before the provenance record) is read into schema 3: its
+    corpus digest, build reference, policy versions and instant move into ``provenance``.
+    """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
@@ -363,7 +417,7 @@ def load_evidence(path: Path) -> MemoryBenchmarkEvidence:
     except json.JSONDecodeError as exc:
         raise EvidenceError(f"{path}: not valid JSON ({exc})") from exc
     try:
-        return MemoryBenchmarkEvidence.model_validate(data)
+        return MemoryBenchmarkEvidence.model_validate(upgrade_evidence_document(data))
     except ValidationError as exc:
         raise EvidenceError(f"{path}: {exc}") from exc
 

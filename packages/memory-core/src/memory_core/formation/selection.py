@@ -18,6 +18,12 @@ validator re-derives the gate from the counts inside it (gate 20: at least the e
 floor of the labeled positive cases fully supported, no negative case formed, no model call
 lost), so a hand-edited file fails to load and is never selected.
 
+Schema 2 embeds the provenance record (:class:`~memory_core.provenance.Provenance`) under
+``provenance``: the provider policy version is ``provenance.policies.provider_formation``, the
+case file's sha256 ``provenance.inputs.case_file`` and the instant ``provenance.recorded_at``.
+A schema 1 file (which named the build nowhere) is refused with an
+:class:`InvalidProviderEvidenceError` that names the file and says to republish it.
+
 File names (:func:`provider_evidence_filename`)::
 
     provider-formation.<policy version>.<model, percent-encoded>.json
@@ -46,12 +52,10 @@ from typing import Literal, Self
 from urllib.parse import quote
 
 from pydantic import (
-    AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
     ValidationError,
-    field_validator,
     model_validator,
 )
 
@@ -60,13 +64,16 @@ from memory_core.errors import ConfigurationError, UsageError
 from memory_core.formation.extractor import DeterministicExtractor, Extractor
 from memory_core.formation.provider import ProviderExtractor
 from memory_core.policy import PROVIDER_FORMATION_POLICY
+from memory_core.provenance import Provenance
 
 _log = logging.getLogger(__name__)
 
 PROVIDER_EVIDENCE_PREFIX = "provider-formation"
 """Every provider formation evidence file name starts with this and a dot."""
 
-PROVIDER_EVIDENCE_SCHEMA_VERSION: Literal[1] = 1
+PROVIDER_EVIDENCE_SCHEMA_VERSION: Literal[2] = 2
+"""Version 2 embeds the provenance record (``provider_policy_version``, ``case_file_sha256``
+and ``created_at`` of version 1 moved into it)."""
 
 MIN_POSITIVE_CASES = 21
 """Evidence must cover at least the twenty-one labeled positive cases of the expanded corpus."""
@@ -121,11 +128,12 @@ class ProviderFormationEvidence(BaseModel):
     Attributes:
         schema_version: Version of this document's shape.
         kind: Always ``provider_formation``.
-        provider_policy_version: The provider formation policy the run exercised.
+        provenance: The build, packages and policies of the run (``policies.
+            provider_formation`` is the provider formation policy it exercised), the case
+            file's sha256 (``inputs.case_file``) and when it finished (``recorded_at``, UTC).
         provider: The model provider (``openai-compatible``).
         model: The model identifier.
         case_file: The case file's name (no directory).
-        case_file_sha256: sha256 of the case file's bytes.
         positive_cases: Labeled positive cases run.
         fully_supported_positive: Positive cases whose every expected belief formed and
             nothing forbidden did.
@@ -138,18 +146,16 @@ class ProviderFormationEvidence(BaseModel):
         malformed_replies: Replies rejected for their form.
         hostile_replies: Replies rejected for a hazard or an ungrounded statement.
         model_errors: Model calls that got no reply (must be zero).
-        created_at: When the run finished (UTC).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    schema_version: Literal[1]
+    schema_version: Literal[2]
     kind: Literal["provider_formation"]
-    provider_policy_version: str = Field(pattern=r"^formation@\d+$")
+    provenance: Provenance
     provider: str = Field(min_length=1, max_length=100)
     model: str = Field(min_length=1, max_length=MAX_MODEL_NAME_CHARS)
     case_file: str = Field(min_length=1, pattern=r"^[^/\\]+$")
-    case_file_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     positive_cases: int = Field(ge=MIN_POSITIVE_CASES)
     fully_supported_positive: int = Field(ge=0)
     minimum_fully_supported: int = Field(ge=0)
@@ -161,14 +167,14 @@ class ProviderFormationEvidence(BaseModel):
     malformed_replies: int = Field(ge=0)
     hostile_replies: int = Field(ge=0)
     model_errors: int = Field(ge=0)
-    created_at: AwareDatetime
 
-    @field_validator("created_at")
-    @classmethod
-    def _utc(cls, value: AwareDatetime) -> AwareDatetime:
-        if value.utcoffset() != _ZERO:
-            raise ValueError("created_at must be UTC")
-        return value
+    @model_validator(mode="after")
+    def _provenance(self) -> Self:
+        if "case_file" not in self.provenance.inputs:
+            raise ValueError("provenance.inputs.case_file: the case file's sha256 is missing")
+        if self.provenance.recorded_at.utcoffset() != _ZERO:
+            raise ValueError("provenance.recorded_at must be UTC")
+        return self
 
     @model_validator(mode="after")
     def _passed(self) -> Self:
@@ -180,7 +186,7 @@ class ProviderFormationEvidence(BaseModel):
     @property
     def file_name(self) -> str:
         """The only file name this evidence may be stored under."""
-        return provider_evidence_filename(self.provider_policy_version, self.model)
+        return provider_evidence_filename(self.provenance.policies.provider_formation, self.model)
 
 
 def evidence_failures(evidence: ProviderFormationEvidence) -> list[str]:
@@ -240,7 +246,17 @@ def load_provider_evidence(path: Path) -> ProviderFormationEvidence:
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidProviderEvidenceError(f"{path}: cannot read evidence ({exc})") from exc
     try:
-        evidence = ProviderFormationEvidence.model_validate(json.loads(raw))
+        document = json.loads(raw)
+        if isinstance(document, dict) and document.get("schema_version") == 1:
+            raise InvalidProviderEvidenceError(
+                f"{path.name}: provider formation evidence of schema 1, which names no build "
+                f"(commit, dirty flag, package and policy versions); this version reads schema "
+                f"{PROVIDER_EVIDENCE_SCHEMA_VERSION} only. Remove {path} and republish it with "
+                "`agent eval memory-formation --provider ... --output evidence/`"
+            )
+        evidence = ProviderFormationEvidence.model_validate(document)
+    except InvalidProviderEvidenceError:
+        raise
     except ValueError as exc:
         detail = (
             "; ".join(str(e["msg"]) for e in exc.errors()[:3])
@@ -253,7 +269,8 @@ def load_provider_evidence(path: Path) -> ProviderFormationEvidence:
         ) from exc
     if path.name != evidence.file_name:
         raise InvalidProviderEvidenceError(
-            f"{path.name}: its contents name {evidence.provider_policy_version} and model "
+            f"{path.name}: its contents name {evidence.provenance.policies.provider_formation} "
+            f"and model "
             f"{evidence.model!r}, which belong in {evidence.file_name}"
         )
     return evidence
