@@ -32,9 +32,11 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 
 from memory_bench.perf import BENCH_NOW, BENCH_PRINCIPAL, generate_beliefs, load_beliefs
-from memory_core import Belief, FixedClock, InMemoryStorage, SequentialIdFactory, Storage
+from memory_core import Belief, InMemoryStorage, Storage
+from memory_core.clock import FixedClock
 from memory_core.formation import GovernedMemoryService
 from memory_core.formation.decay import idle_cuts, is_eligible
+from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import load_profiles
 
 
