@@ -204,6 +204,8 @@ _OWN_ACT = re.compile(
     re.IGNORECASE,
 )
 """What stands before a reporting verb the user did themselves (``I``, ``and then I``)."""
+_OWN_ACT_REACH = 96
+"""How far before a reporting verb :data:`_OWN_ACT` looks, in characters."""
 _REPORTED_CLAUSE = re.compile(
     r"^\s*(?:(?:me|him|her|them|us|everyone|everybody|my\s+\w+|the\s+\w+|[A-Z][a-z]+),?\s+)?"
     r"(?:that\b|(?:I|he|she|they|we|it|you|there|this)\b|(?:i|he|she|they|we|it|you)'|to\s+me\b)",
@@ -237,7 +239,10 @@ def _reported(sentence: str) -> bool:
     if _ALWAYS_REPORTED.search(text):
         return True
     for match in _REPORTED.finditer(text):
-        own = _OWN_ACT.search(text[: match.start()]) is not None
+        # A bounded look-behind: the subject stands within a few words of its verb, and an
+        # unbounded one would make a long sentence of many reporting verbs quadratic.
+        start = match.start()
+        own = _OWN_ACT.search(text, max(0, start - _OWN_ACT_REACH), start) is not None
         if not own or _REPORTED_CLAUSE.match(text[match.end() :]):
             return True
     return False
