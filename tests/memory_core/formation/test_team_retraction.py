@@ -1,0 +1,83 @@
+"""A team dropping what it decided retires the decision (the corpus's held-out Kafka probe).
+
+Written before the retraction rule, with invented projects; on the extractor before it every
+positive case below left the dropped decision live (``We dropped Kafka.`` formed only the event
+``User dropped Kafka.``), which is how the benchmark's search-service scenario came to render a
+retired decision as current.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from memory_core import BeliefStatus
+
+Harness = Any
+
+
+def _decide_then(harness: Harness, decided: str, later: str) -> dict[str, Any]:
+    harness.open("s1", project="search")
+    harness.say("s1", decided)
+    harness.service.run("session_close", "project:search", "s1")
+    harness.open("s2", project="search")
+    harness.say("s2", later)
+    harness.service.run("session_close", "project:search", "s2")
+    return {b.statement: b for b in harness.service.list_memories()}
+
+
+@pytest.mark.parametrize(
+    ("decided", "later", "retired"),
+    [
+        (
+            "We decided to use Kafka to feed the indexer.",
+            "Change of plan. We dropped Kafka.",
+            "The team decided to use Kafka to feed the indexer.",
+        ),
+        (
+            "We chose Redis for the session cache.",
+            "We ditched Redis last week.",
+            "The team chose Redis for the session cache.",
+        ),
+        (
+            "We agreed to track bugs in Jira.",
+            "Our team scrapped Jira.",
+            "The team agreed to track bugs in Jira.",
+        ),
+        (
+            "We went with Heroku for hosting.",
+            "We've abandoned Heroku.",
+            "The team went with Heroku for hosting.",
+        ),
+        (
+            "We decided to use Terraform for the infrastructure.",
+            "We are no longer using Terraform.",
+            "The team decided to use Terraform for the infrastructure.",
+        ),
+    ],
+)
+def test_a_dropped_decision_is_superseded(
+    harness: Harness, decided: str, later: str, retired: str
+) -> None:
+    beliefs = _decide_then(harness, decided, later)
+    assert beliefs[retired].status is BeliefStatus.SUPERSEDED
+
+
+@pytest.mark.parametrize(
+    ("decided", "later"),
+    [
+        # Another decision, not the one dropped.
+        ("We decided to use OpenSearch for the index.", "We dropped Kafka."),
+        # Dropping something to a value, or dropping a person off, retracts nothing.
+        ("We decided to use Kafka for events.", "We dropped the Kafka retention to two days."),
+        ("We chose Postgres for the ledger.", "We dropped the kids off at school."),
+        # Someone else's choice, or a question, is not the team's.
+        ("We chose Redis for the cache.", "My cousin's startup ditched Redis."),
+        ("We went with Heroku for hosting.", "Should we drop Heroku?"),
+    ],
+)
+def test_other_drops_leave_the_decision_live(harness: Harness, decided: str, later: str) -> None:
+    beliefs = _decide_then(harness, decided, later)
+    kept = [b for statement, b in beliefs.items() if statement.startswith("The team")]
+    assert kept and all(b.is_live for b in kept), [(b.statement, b.status) for b in kept]
