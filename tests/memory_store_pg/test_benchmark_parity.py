@@ -27,7 +27,7 @@ from memory_bench.metrics import DeterministicRun
 from memory_core import Event, InMemoryStorage, Storage
 from memory_store_pg import PostgresStorage, temporary_storage
 
-# The module fixture runs the whole corpus on both tiers (116 probes since the pressure
+# The module fixture runs the whole corpus on both tiers (126 probes since the pressure
 # scenarios, a fresh PostgreSQL schema per scenario); on a loaded two-core machine its setup
 # alone passed the suite's 120 s default, so the module states its own ceiling.
 pytestmark = [pytest.mark.postgres, pytest.mark.timeout(600)]

@@ -55,6 +55,26 @@ def _decide_then(harness: Harness, decided: str, later: str) -> dict[str, Any]:
             "We are no longer using Terraform.",
             "The team decided to use Terraform for the infrastructure.",
         ),
+        (
+            "The team agreed to use Sidekiq for background jobs.",
+            "Scratch that, we're not using Sidekiq anymore.",
+            "The team agreed to use Sidekiq for background jobs.",
+        ),
+        (
+            "We decided to deploy on Render.",
+            "We ditched Render and moved to Railway.",
+            "The team decided to deploy on Render.",
+        ),
+        (
+            "We're going with Bootstrap for the layout.",
+            "We switched from Bootstrap to plain CSS grid.",
+            "The team is going with Bootstrap for the layout.",
+        ),
+        (
+            "We chose Mailgun for transactional email.",
+            "We replaced Mailgun with Postmark.",
+            "The team chose Mailgun for transactional email.",
+        ),
     ],
 )
 def test_a_dropped_decision_is_superseded(
@@ -75,9 +95,39 @@ def test_a_dropped_decision_is_superseded(
         # Someone else's choice, or a question, is not the team's.
         ("We chose Redis for the cache.", "My cousin's startup ditched Redis."),
         ("We went with Heroku for hosting.", "Should we drop Heroku?"),
+        # A household move or a lowercase change of habit is no change of a team decision.
+        ("We decided to use Vercel for the site.", "We moved from Austin to Denver."),
+        ("We chose Jenkins for CI.", "We switched from day shifts to nights."),
     ],
 )
 def test_other_drops_leave_the_decision_live(harness: Harness, decided: str, later: str) -> None:
     beliefs = _decide_then(harness, decided, later)
     kept = [b for statement, b in beliefs.items() if statement.startswith("The team")]
     assert kept and all(b.is_live for b in kept), [(b.statement, b.status) for b in kept]
+
+
+@pytest.mark.parametrize(
+    ("decided", "later", "formed"),
+    [
+        (
+            "We decided to deploy on Render.",
+            "We ditched Render and moved to Railway.",
+            "The team ditched Render and moved to Railway.",
+        ),
+        (
+            "We're going with Bootstrap for the layout.",
+            "We switched from Bootstrap to plain CSS grid.",
+            "The team switched from Bootstrap to plain CSS grid.",
+        ),
+        (
+            "We chose Mailgun for transactional email.",
+            "We replaced Mailgun with Postmark.",
+            "The team replaced Mailgun with Postmark.",
+        ),
+    ],
+)
+def test_what_replaces_a_dropped_decision_is_the_current_one(
+    harness: Harness, decided: str, later: str, formed: str
+) -> None:
+    beliefs = _decide_then(harness, decided, later)
+    assert beliefs[formed].is_live, sorted(beliefs)

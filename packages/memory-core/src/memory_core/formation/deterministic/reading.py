@@ -20,6 +20,7 @@ from memory_core.formation.deterministic.rules_preferences import (
 )
 from memory_core.formation.deterministic.rules_profile import _DIET_NOT
 from memory_core.formation.deterministic.rules_relations import _appositive_relationships
+from memory_core.formation.deterministic.rules_team import team_change
 from memory_core.formation.deterministic.screening import (
     _ADVERBS,
     _HEDGED,
@@ -83,6 +84,10 @@ def _read(text: str, *, events: bool = True) -> list[tuple[_Proposal, Polarity]]
             return named + [(p, Polarity.ASSERT) for p in plans]
         # A plan marker the plan rules do not read (``I started going to boot camps``) is
         # not a hedge; a modal or a hedge still forms nothing.
+    change = team_change(text)
+    if change is not None:
+        replaced = [(change.replacement, Polarity.ASSERT)] if change.replacement else []
+        return [(change.retracted, Polarity.RETRACT), *replaced, *named]
     retraction = _retraction(text)
     if retraction is not None:
         return [(p, Polarity.RETRACT) for p in retraction] + named

@@ -132,39 +132,8 @@ _NON_RETRACTABLE_VERBS = frozenset(
 )
 
 
-_TEAM_DROPPED = re.compile(
-    r"^(?i:(?:we|the\s+team|our\s+team)\s+(?:have\s+|has\s+)?(?:(?:just|finally|officially)\s+)?"
-    r"(?:dropped|ditched|scrapped|abandoned|stopped\s+using|moved\s+(?:away\s+)?off"
-    r"|(?:are|is)\s+no\s+longer\s+using)\s+)"
-    r"(?P<thing>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2})(?i:\s+(?:last|this)\s+\w+)?$"
-)
-"""``We dropped Kafka``: the team retires a named thing it decided on (a name, so that
-``we dropped the kids off`` or ``dropped the retention to two days`` retracts nothing)."""
-
-
-def _team_dropped(clause: str) -> list[_Proposal] | None:
-    """The retraction of the team's decisions that name what it dropped, else None."""
-    match = _TEAM_DROPPED.match(clause)
-    if match is None:
-        return None
-    thing = match.group("thing")
-    return [
-        _p(
-            BeliefType.FACT,
-            "project decision",
-            "",
-            thing,
-            exclusive=False,
-            negated=f"The team dropped {thing}.",
-        )
-    ]
-
-
 def _retraction(clause: str) -> list[_Proposal] | None:
     """Read ``clause`` as a retraction; None when it is not one."""
-    dropped = _team_dropped(clause)
-    if dropped is not None:
-        return dropped
     for pattern, rebuild in _RETRACTIONS:
         match = pattern.match(clause)
         if match is None:
