@@ -40,6 +40,7 @@ from memory_core.retrieval.ranking import (
     reinforce_value,
     scope_value,
     score,
+    scorer,
     select_within_budget,
 )
 from memory_core.retrieval.render import block_tokens, render_header, render_line
@@ -241,6 +242,30 @@ def test_the_score_equals_its_definition_bit_for_bit(
         }
         assert score(belief, **arguments) == _reference_score(belief, **arguments)
     assert authority_value(belief.authority) == belief.authority.rank / Authority.USER.rank
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    beliefs=st.lists(_beliefs, max_size=12),
+    matches=st.lists(st.floats(0.0, 1.0), min_size=12, max_size=12),
+    now_days=st.one_of(st.none(), st.integers(0, 800)),
+    project=st.sampled_from([None, "alpha"]),
+)
+def test_one_bound_scorer_scores_every_candidate_as_its_definition(
+    beliefs: list[Belief], matches: list[float], now_days: int | None, project: str | None
+) -> None:
+    retrieval = load_profiles().retrieval
+    bound: dict[str, Any] = {
+        "weights": retrieval.ranking_weights,
+        "lifecycle": retrieval.lifecycle_weights,
+        "project_scope": project,
+        "now": None if now_days is None else T0 + timedelta(days=now_days),
+        "tau_days": retrieval.decay_tau_days,
+        "stale_penalty": retrieval.stale_penalty,
+    }
+    score_of = scorer(**bound)  # one per recall: its per-type and per-scope caches are shared
+    for belief, match in zip(beliefs, matches, strict=False):
+        assert score_of(belief, match) == _reference_score(belief, fused_match=match, **bound)
 
 
 @given(

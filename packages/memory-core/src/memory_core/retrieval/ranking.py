@@ -244,29 +244,67 @@ def score(
 
     Without ``now`` and ``tau_days`` the reinforce term does not fade (age 0).
     """
-    # The helpers' arithmetic inlined, operation for operation (this runs per candidate).
-    saturation = _saturation(belief.evidence_count)
-    if now is not None and tau_days is not None:
-        age_days = max(0, (now - belief.last_evidence_at).days)
-        tau = tau_days.for_type(belief.belief_type)
-        reinforce = saturation * math.exp(-age_days / tau)
-    else:
-        reinforce = saturation  # age 0 at an infinite tau: exp(-0.0) is exactly 1.0
-    valid_to = belief.valid_to
-    stale = belief.status in STALE_STATUSES or (
-        now is not None and valid_to is not None and valid_to <= now
-    )
-    raw = (
-        weights.match * fused_match
-        + weights.confidence * belief.confidence
-        + weights.reinforce * reinforce
-        + weights.authority * _AUTHORITY_VALUES[belief.authority]
-        + weights.scope * scope_value(belief.scope, project_scope)
-        + weights.utility * belief.utility
-        - (stale_penalty if stale else 0.0)
-    )
-    multiplier = 1.0 if stale else lifecycle_weight(belief.status, lifecycle)
-    return max(0.0, raw) * multiplier
+    return scorer(
+        weights=weights,
+        lifecycle=lifecycle,
+        project_scope=project_scope,
+        now=now,
+        tau_days=tau_days,
+        stale_penalty=stale_penalty,
+    )(belief, fused_match)
+
+
+def scorer(
+    *,
+    weights: RankingWeights,
+    lifecycle: LifecycleWeights,
+    project_scope: str | None,
+    now: datetime | None = None,
+    tau_days: DecayTauDays | None = None,
+    stale_penalty: float = 0.0,
+) -> Callable[[Belief, float], float]:
+    """``score`` with its recall-wide arguments bound: ``(belief, fused_match) -> score``.
+
+    What does not depend on the candidate (the weights, each type's tau, each status's
+    lifecycle weight, each scope's value) is read once; the arithmetic per candidate is
+    ``score``'s, operation for operation, so the two agree bit for bit.
+    """
+    w_match, w_confidence, w_reinforce = weights.match, weights.confidence, weights.reinforce
+    w_authority, w_scope, w_utility = weights.authority, weights.scope, weights.utility
+    taus: dict[BeliefType, float] = {}
+    multipliers = {status: lifecycle_weight(status, lifecycle) for status in BeliefStatus}
+    scopes: dict[str, float] = {}
+
+    def scored(belief: Belief, fused_match: float) -> float:
+        saturation = _saturation(belief.evidence_count)
+        if now is not None and tau_days is not None:
+            age_days = max(0, (now - belief.last_evidence_at).days)
+            tau = taus.get(belief.belief_type)
+            if tau is None:
+                tau = taus[belief.belief_type] = tau_days.for_type(belief.belief_type)
+            reinforce = saturation * math.exp(-age_days / tau)
+        else:
+            reinforce = saturation  # age 0 at an infinite tau: exp(-0.0) is exactly 1.0
+        valid_to = belief.valid_to
+        stale = belief.status in STALE_STATUSES or (
+            now is not None and valid_to is not None and valid_to <= now
+        )
+        scope = scopes.get(belief.scope)
+        if scope is None:
+            scope = scopes[belief.scope] = scope_value(belief.scope, project_scope)
+        raw = (
+            w_match * fused_match
+            + w_confidence * belief.confidence
+            + w_reinforce * reinforce
+            + w_authority * _AUTHORITY_VALUES[belief.authority]
+            + w_scope * scope
+            + w_utility * belief.utility
+            - (stale_penalty if stale else 0.0)
+        )
+        multiplier = 1.0 if stale else multipliers[belief.status]
+        return max(0.0, raw) * multiplier
+
+    return scored
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -488,5 +526,6 @@ __all__ = [
     "reserved_slots",
     "scope_value",
     "score",
+    "scorer",
     "select_within_budget",
 ]
