@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from memory_core.retrieval._lexicon import DEFAULT_FACETS, QUESTION_SCAFFOLDING
-from memory_core.text import Facet, base_forms, fold, same_word, variants, word_list
+from memory_core.retrieval._memo import TEXT_KEY_CACHE_SIZE, fold_subject
+from memory_core.text import Facet, base_forms, same_word, variants, word_list
 from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
 
 FACET_WEIGHT = 0.5
@@ -135,11 +137,12 @@ class QueryFormer:
         # subject holding a word that shares no base form with any token is skipped unread.
         turn_bases = frozenset().union(*(base_forms(token) for token in tokens))
         found: list[tuple[int, str]] = []
-        for subject in sorted({fold(s) for s in known_subjects if s.strip()}):
-            phrase = tokenize(subject)
-            if not phrase or all(token in STOPWORDS for token in phrase):
+        for subject in sorted({fold_subject(s) for s in known_subjects if s.strip()}):
+            nameable = _subject_phrase(subject)
+            if nameable is None:
                 continue
-            if any(base_forms(word).isdisjoint(turn_bases) for word in phrase):
+            phrase, phrase_bases = nameable
+            if any(bases.isdisjoint(turn_bases) for bases in phrase_bases):
                 continue
             position = _find_phrase(tokens, phrase)
             if position is not None:
@@ -190,6 +193,18 @@ def is_question(text: str) -> bool:
         return True
     tokens = tokenize(text)
     return bool(tokens) and tokens[0] in QUESTION_OPENERS
+
+
+@lru_cache(maxsize=TEXT_KEY_CACHE_SIZE)
+def _subject_phrase(
+    subject: str,
+) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]] | None:
+    """A folded subject's tokens and each token's base forms; ``None`` for a subject a turn
+    never names (no token, or only stopwords). Cached: known subjects recur across turns."""
+    phrase = tuple(tokenize(subject))
+    if not phrase or all(token in STOPWORDS for token in phrase):
+        return None
+    return phrase, tuple(base_forms(word) for word in phrase)
 
 
 def _find_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> int | None:

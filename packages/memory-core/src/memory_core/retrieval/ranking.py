@@ -44,14 +44,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 
 from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
 from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights
+from memory_core.retrieval._memo import fold_subject, statement_key
 from memory_core.retrieval.query import TermGroup
 from memory_core.retrieval.render import block_tokens
-from memory_core.text import fold, matching_key
 from memory_core.tokenizer import lexemes
 
 REINFORCE_SATURATION = 10
@@ -110,7 +112,7 @@ def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict
     for index, group in enumerate(groups):
         group_lexemes = frozenset(group.lexemes)
         for belief in hits:
-            if text_lexemes[belief.id] & group_lexemes:
+            if not group_lexemes.isdisjoint(text_lexemes[belief.id]):
                 matched[belief.id].append(index)
                 frequency[index] += 1
     total = len(hits)
@@ -176,8 +178,14 @@ def reciprocal_rank_fusion(
 
 def reinforce_value(evidence_count: int, age_days: int = 0, tau_days: float = math.inf) -> float:
     """``min(1, log1p(evidence_count) / log1p(10)) * exp(-age_days / tau_days)``."""
-    saturation = min(1.0, math.log1p(evidence_count) / math.log1p(REINFORCE_SATURATION))
+    saturation = _saturation(evidence_count)
     return saturation * math.exp(-max(0, age_days) / tau_days)
+
+
+@lru_cache(maxsize=1024)
+def _saturation(evidence_count: int) -> float:
+    """``min(1, log1p(evidence_count) / log1p(REINFORCE_SATURATION))``, cached per count."""
+    return min(1.0, math.log1p(evidence_count) / math.log1p(REINFORCE_SATURATION))
 
 
 def evidence_age_days(belief: Belief, now: datetime) -> int:
@@ -194,7 +202,13 @@ def is_stale(belief: Belief, now: datetime | None) -> bool:
 
 def authority_value(authority: Authority) -> float:
     """USER 1.0, AFFIRMED 2/3, INFERRED 1/3."""
-    return authority.rank / Authority.USER.rank
+    return _AUTHORITY_VALUES[authority]
+
+
+_AUTHORITY_VALUES: dict[Authority, float] = {
+    authority: authority.rank / Authority.USER.rank for authority in Authority
+}
+"""``authority.rank / Authority.USER.rank`` of every authority, computed once."""
 
 
 def scope_value(scope: str, project_scope: str | None) -> float:
@@ -230,26 +244,67 @@ def score(
 
     Without ``now`` and ``tau_days`` the reinforce term does not fade (age 0).
     """
-    if now is not None and tau_days is not None:
-        reinforce = reinforce_value(
-            belief.evidence_count,
-            evidence_age_days(belief, now),
-            tau_days.for_type(belief.belief_type),
+    return scorer(
+        weights=weights,
+        lifecycle=lifecycle,
+        project_scope=project_scope,
+        now=now,
+        tau_days=tau_days,
+        stale_penalty=stale_penalty,
+    )(belief, fused_match)
+
+
+def scorer(
+    *,
+    weights: RankingWeights,
+    lifecycle: LifecycleWeights,
+    project_scope: str | None,
+    now: datetime | None = None,
+    tau_days: DecayTauDays | None = None,
+    stale_penalty: float = 0.0,
+) -> Callable[[Belief, float], float]:
+    """``score`` with its recall-wide arguments bound: ``(belief, fused_match) -> score``.
+
+    What does not depend on the candidate (the weights, each type's tau, each status's
+    lifecycle weight, each scope's value) is read once; the arithmetic per candidate is
+    ``score``'s, operation for operation, so the two agree bit for bit.
+    """
+    w_match, w_confidence, w_reinforce = weights.match, weights.confidence, weights.reinforce
+    w_authority, w_scope, w_utility = weights.authority, weights.scope, weights.utility
+    taus: dict[BeliefType, float] = {}
+    multipliers = {status: lifecycle_weight(status, lifecycle) for status in BeliefStatus}
+    scopes: dict[str, float] = {}
+
+    def scored(belief: Belief, fused_match: float) -> float:
+        saturation = _saturation(belief.evidence_count)
+        if now is not None and tau_days is not None:
+            age_days = max(0, (now - belief.last_evidence_at).days)
+            tau = taus.get(belief.belief_type)
+            if tau is None:
+                tau = taus[belief.belief_type] = tau_days.for_type(belief.belief_type)
+            reinforce = saturation * math.exp(-age_days / tau)
+        else:
+            reinforce = saturation  # age 0 at an infinite tau: exp(-0.0) is exactly 1.0
+        valid_to = belief.valid_to
+        stale = belief.status in STALE_STATUSES or (
+            now is not None and valid_to is not None and valid_to <= now
         )
-    else:
-        reinforce = reinforce_value(belief.evidence_count)
-    stale = is_stale(belief, now)
-    raw = (
-        weights.match * fused_match
-        + weights.confidence * belief.confidence
-        + weights.reinforce * reinforce
-        + weights.authority * authority_value(belief.authority)
-        + weights.scope * scope_value(belief.scope, project_scope)
-        + weights.utility * belief.utility
-        - (stale_penalty if stale else 0.0)
-    )
-    multiplier = 1.0 if stale else lifecycle_weight(belief.status, lifecycle)
-    return max(0.0, raw) * multiplier
+        scope = scopes.get(belief.scope)
+        if scope is None:
+            scope = scopes[belief.scope] = scope_value(belief.scope, project_scope)
+        raw = (
+            w_match * fused_match
+            + w_confidence * belief.confidence
+            + w_reinforce * reinforce
+            + w_authority * _AUTHORITY_VALUES[belief.authority]
+            + w_scope * scope
+            + w_utility * belief.utility
+            - (stale_penalty if stale else 0.0)
+        )
+        multiplier = 1.0 if stale else multipliers[belief.status]
+        return max(0.0, raw) * multiplier
+
+    return scored
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -278,21 +333,79 @@ def penalize_near_duplicates(scored: Sequence[Scored], penalty: float) -> list[S
     Candidates are judged in ``order``; one whose normalized subject and type match an earlier
     (higher-scored) candidate's and whose statement lexemes have Jaccard similarity of at least
     :data:`NEAR_DUPLICATE_JACCARD` with it loses ``penalty``. Returned in ``order``.
+
+    The earlier lexeme sets of a (subject, type) are kept by size, so each is compared by the
+    fewest shared lexemes its size pair needs (:func:`has_near_duplicate`).
     """
+    ranked = order(scored)
     if penalty <= 0:
-        return order(scored)
-    earlier: dict[tuple[str, BeliefType], list[frozenset[str]]] = {}
+        return ranked
+    earlier: dict[tuple[str, BeliefType], dict[int, set[frozenset[str]]]] = {}
     judged: list[Scored] = []
-    for candidate in order(scored):
+    demoted = False
+    for candidate in ranked:
         belief = candidate.belief
-        key = (fold(belief.subject), belief.belief_type)
+        key = (fold_subject(belief.subject), belief.belief_type)
         tokens = lexemes(belief.statement)
-        seen = earlier.setdefault(key, [])
-        if any(jaccard(tokens, other) >= NEAR_DUPLICATE_JACCARD for other in seen):
+        by_size = earlier.get(key)
+        if by_size is None:
+            by_size = earlier[key] = {}
+        elif has_near_duplicate(tokens, by_size):
             candidate = replace(candidate, score=max(0.0, candidate.score - penalty))
-        seen.append(tokens)
+            demoted = True
+        by_size.setdefault(len(tokens), set()).add(tokens)
         judged.append(candidate)
-    return order(judged)
+    # Nothing demoted: ``judged`` is ``ranked``, already in ``order``.
+    return order(judged) if demoted else judged
+
+
+def has_near_duplicate(
+    tokens: frozenset[str], earlier: Mapping[int, AbstractSet[frozenset[str]]]
+) -> bool:
+    """Whether some set of ``earlier`` (lexeme sets keyed by their size) has
+    ``jaccard(tokens, other) >= NEAR_DUPLICATE_JACCARD``.
+
+    The same answer as testing ``jaccard`` against every set, without most of the tests: two
+    sets of sizes ``a`` and ``b`` that share ``s`` lexemes have Jaccard ``s / (a + b - s)``
+    (their union is counted, not built), which grows with ``s``, so they are near duplicates
+    exactly when ``s`` reaches :func:`min_shared` of the sizes. A size pair that needs more
+    than the smaller size is skipped unread, one that needs the whole of both sets is a set
+    lookup, one that needs the whole smaller set is a subset test.
+    """
+    size = len(tokens)
+    for other_size, others in earlier.items():
+        needed = min_shared(size, other_size)
+        if needed > min(size, other_size):
+            continue
+        if needed == size == other_size:
+            if tokens in others:
+                return True
+        elif needed == size:
+            if any(tokens <= other for other in others):
+                return True
+        elif needed == other_size:
+            if any(other <= tokens for other in others):
+                return True
+        elif any(len(tokens & other) >= needed for other in others):
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def min_shared(size: int, other_size: int) -> int:
+    """The fewest shared lexemes at which sets of these sizes are near duplicates.
+
+    The least ``s`` with ``s / (size + other_size - s) >= NEAR_DUPLICATE_JACCARD``, in the
+    float arithmetic :func:`jaccard` uses (correctly rounded division is monotone, so every
+    larger ``s`` passes too); ``min(size, other_size) + 1`` when none does, and for two empty
+    sets, whose Jaccard is 0.
+    """
+    smaller = min(size, other_size)
+    for shared in range(smaller + 1):
+        union = size + other_size - shared
+        if union and shared / union >= NEAR_DUPLICATE_JACCARD:
+            return shared
+    return smaller + 1
 
 
 def collapse_duplicates(ranked: Sequence[Belief]) -> tuple[list[Belief], list[Belief]]:
@@ -301,7 +414,7 @@ def collapse_duplicates(ranked: Sequence[Belief]) -> tuple[list[Belief], list[Be
     kept: list[Belief] = []
     collapsed: list[Belief] = []
     for belief in ranked:
-        key = (belief.belief_type.value, matching_key(belief.statement))
+        key = (belief.belief_type.value, statement_key(belief.statement))
         if key in seen:
             collapsed.append(belief)
         else:
@@ -318,7 +431,7 @@ def cap_per_subject(ranked: Sequence[Belief], cap: int) -> tuple[list[Belief], l
     capped: list[Belief] = []
     partners: set[str] = set()
     for belief in ranked:
-        subject = fold(belief.subject)
+        subject = fold_subject(belief.subject)
         if counts.get(subject, 0) >= cap and belief.id not in partners:
             capped.append(belief)
         else:
@@ -352,13 +465,17 @@ def select_within_budget(
     above the reservation still compete for every slot (a floor, not a ceiling). The seated
     beliefs keep their rank order; dropped ones are in rank order too.
     """
-    lines = [render(b) for b in ranked]
+    # A line is rendered when its belief is first tried: most of a long list never is.
+    lines: dict[int, str] = {}
     position = {b.id: i for i, b in enumerate(ranked)}
     seated_ids: set[str] = set()
     non_durable_cap = max_items - reserved
 
     def fits(belief: Belief) -> bool:
-        trial = sorted([*(position[i] for i in seated_ids), position[belief.id]])
+        index = position[belief.id]
+        if index not in lines:
+            lines[index] = render(ranked[index])
+        trial = sorted([*(position[i] for i in seated_ids), index])
         return block_tokens(header, [lines[i] for i in trial]) <= max_tokens
 
     durable_seated = 0
@@ -394,6 +511,7 @@ __all__ = [
     "cap_per_subject",
     "collapse_duplicates",
     "evidence_age_days",
+    "has_near_duplicate",
     "is_durable",
     "is_primed",
     "is_stale",
@@ -401,6 +519,7 @@ __all__ = [
     "lexical_order",
     "lexical_weights",
     "lifecycle_weight",
+    "min_shared",
     "newest_first",
     "order",
     "penalize_near_duplicates",
@@ -409,5 +528,6 @@ __all__ = [
     "reserved_slots",
     "scope_value",
     "score",
+    "scorer",
     "select_within_budget",
 ]

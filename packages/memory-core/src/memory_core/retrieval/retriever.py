@@ -95,7 +95,7 @@ from memory_core.retrieval.ranking import (
     penalize_near_duplicates,
     reciprocal_rank_fusion,
     reserved_slots,
-    score,
+    scorer,
     select_within_budget,
 )
 from memory_core.retrieval.render import block_tokens, render_header, render_line
@@ -413,23 +413,18 @@ class MemoryRetriever:
             k=retrieval.reciprocal_rank_fusion_k,
             scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
-        scored = [
-            Scored(
-                belief=b,
-                fused_match=fused.get(b.id, 0.0),
-                score=score(
-                    b,
-                    fused_match=fused.get(b.id, 0.0),
-                    weights=retrieval.ranking_weights,
-                    lifecycle=retrieval.lifecycle_weights,
-                    project_scope=project_scope,
-                    now=now,
-                    tau_days=retrieval.decay_tau_days,
-                    stale_penalty=retrieval.stale_penalty,
-                ),
-            )
-            for b in candidates
-        ]
+        score_of = scorer(
+            weights=retrieval.ranking_weights,
+            lifecycle=retrieval.lifecycle_weights,
+            project_scope=project_scope,
+            now=now,
+            tau_days=retrieval.decay_tau_days,
+            stale_penalty=retrieval.stale_penalty,
+        )
+        scored = []
+        for b in candidates:
+            match = fused.get(b.id, 0.0)
+            scored.append(Scored(belief=b, fused_match=match, score=score_of(b, match)))
         judged = penalize_near_duplicates(scored, retrieval.near_duplicate_penalty)
         return [s.belief for s in judged]
 
