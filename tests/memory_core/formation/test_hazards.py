@@ -105,6 +105,15 @@ def test_catalogue_has_at_least_ten_secret_shapes() -> None:
     assert len(SECRET_SHAPES) >= 10
 
 
+def test_a_project_key_whose_tail_has_no_digit_is_refused() -> None:
+    """The property below found it: a random 48-character tail may draw no digit at all."""
+    key = "sk-proj-" + "A" * 31 + "G" + "A" * 16
+    screened = screen_turn(f"{ORDINARY_BEFORE} My key is {key} for the bot. {ORDINARY_AFTER}")
+    assert screened.refused == 1
+    assert screened.sentences == (ORDINARY_BEFORE, ORDINARY_AFTER)
+    assert screen_turn("I use sk-learn-style pipelines at work.").refused == 0
+
+
 @pytest.mark.parametrize("shape", sorted(SECRET_SHAPES))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

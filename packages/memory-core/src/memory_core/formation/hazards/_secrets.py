@@ -123,8 +123,16 @@ def _unlabelled(match: re.Match[str]) -> bool:
     return unlabelled_secret(match.group(0))
 
 
+_KEY_KINDS = ("proj-", "ant-", "svcacct-", "admin-")
+"""OpenAI and Anthropic key kinds: after ``sk-`` one of these is a key whatever its letters."""
+
+
 def _prefix_fragment(match: re.Match[str]) -> bool:
+    """A bare ``sk-`` token is a key when its tail mixes digits and letters (``sk-learn`` is
+    not); a named key kind (``sk-proj-``) is one even when its random tail has no digit."""
     tail = match.group("tail")
+    if tail.startswith(_KEY_KINDS) and len(tail) >= 24:
+        return True
     return any(c.isdigit() for c in tail) and any(c.isalpha() for c in tail)
 
 
