@@ -16,6 +16,7 @@ from memory_core.formation.deterministic.reading import (
     _reading,
     _resolve_pronoun,
 )
+from memory_core.formation.deterministic.rules_clauses import subordinate_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.screening import (
     _DEPENDENT_PARTICIPLE,
@@ -104,6 +105,8 @@ class DeterministicExtractor:
         clauses = _rejoin_joint_subject(split_clauses(sentence))
         for index, clause in enumerate(clauses):
             text = _normalize_clause(clause)
+            # ``Since I lost my job, ...``: the past event the subordinate clause presupposes.
+            text = subordinate_event(text) or text
             # An elided subject is the user's when the sentence opens with the user (or
             # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
             if index == 0:

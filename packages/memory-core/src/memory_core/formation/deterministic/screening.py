@@ -269,6 +269,20 @@ _SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "I am ",
         ),
         (
+            # ``Training for a half marathon``: an ongoing activity with the ``I'm`` left out,
+            # for verbs a maxim or a third party's fragment rarely opens with; a finite verb
+            # after it (``Taking breaks is key``) or a clause of its own after a comma is not.
+            r"^(?:(?:still|currently|now|also)\s+)?(?:trying\s+to|training|finishing|preparing"
+            r"|practicing|practising|rehearsing|renovating|recovering\s+from|packing\s+for"
+            r"|looking\s+(?:for|forward\s+to|into)|getting\s+ready|taking\s+(?:a\s+break|classes)"
+            r"|planning\s+(?:a|an|my|our)|working\s+on|wrapping\s+up|catching\s+up\s+on"
+            r"|heading\s+(?:to|out|home|back)|organizing|organising|hosting|coaching|teaching)\b"
+            r"(?![^;]*(?:\s(?:is|are|was|were|has|have|had|brings|makes|helps|means|feels|gives"
+            r"|sounds|seems|looks|keeps|can|could|would|will|should|might|must|may|takes|gets"
+            r"|pays|did|does)\b|'s\b|,\s*(?:I|we|my|our|it|this|that|the|they|he|she)\b))",
+            "I am ",
+        ),
+        (
             r"^(?:(?:just|recently|finally)\s+)?(?:moved|relocated|joined|started|switched"
             r"|adopted|got|quit|stopped|gave\s+up|grew\s+up)\b",
             "I ",
