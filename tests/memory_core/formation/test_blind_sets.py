@@ -17,10 +17,16 @@ lower them to admit a regression.
   a gerund subject (``Painting the fence with my dad was so much fun``), an ongoing activity
   written without its ``I'm`` (``Training for a half marathon.``) and a past event inside a
   leading subordinate clause (``Since I lost my job, ...``) formed nothing.
+* ``pronoun_and_coordination_cases.json`` (blind set 8, 22 expected beliefs): an evaluation of
+  ``it``/``this``/``that`` after a clause of the same turn that named the thing (``I took a
+  pottery class. It was super relaxing.``), a past act written without its ``I`` before a
+  preposition, a title or a name (``Just chatted with my cousin``), and the second of two acts
+  when only the first is about the listener (``I took your advice and signed up for ...``).
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,9 +47,13 @@ FLOORS = {
     "reported_and_embedded_cases.json": 17,
     "states_and_fragments_cases.json": 15,
     "clauses_and_gerunds_cases.json": 26,
+    "pronoun_and_coordination_cases.json": 21,
 }
-"""Expected beliefs formed: 0, 1, 0 and 2 before the change each file guards."""
-EXPECTED = dict.fromkeys(FLOORS, 21) | {"clauses_and_gerunds_cases.json": 26}
+"""Expected beliefs formed: 0, 1, 0, 2 and 0 before the change each file guards."""
+EXPECTED = dict.fromkeys(FLOORS, 21) | {
+    "clauses_and_gerunds_cases.json": 26,
+    "pronoun_and_coordination_cases.json": 22,
+}
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
 
@@ -106,6 +116,18 @@ def _statements(text: str) -> list[str]:
         ("Rehearsing for the spring recital.", "User is rehearsing for the spring recital."),
         ("Since I broke my leg, I've been reading a lot.", "User broke their leg."),
         ("While I was jogging, I spotted a heron.", "User was jogging."),
+        ("I signed up for a salsa class. It was a blast.", "User found the salsa class a blast."),
+        (
+            "I went to a pottery fair, and it was exhausting.",
+            "User found the pottery fair exhausting.",
+        ),
+        ("I joined a choir, it has been wonderful.", "User has found the choir wonderful."),
+        ('Just finished "Salt Roads" and it was gripping.', 'User finished "Salt Roads".'),
+        (
+            "Just chatted with my aunt about the wedding.",
+            "User chatted with their aunt about the wedding.",
+        ),
+        ("I borrowed your bike and rode to the lake.", "User rode to the lake."),
     ],
 )
 def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
@@ -134,12 +156,39 @@ def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
         "When I finish the course, I'll celebrate.",
         "If I broke my leg, I would stay home.",
         "When I was a teenager.",
+        "It was a blast.",
+        "Your garden is lovely. It was amazing.",
+        "I never tried the ramen place. It was great.",
+        "Wanted to say thanks for the tip!",
+        "Chatted with you yesterday.",
+        "Trying to get it fixed.",
+        "Taking care of ourselves is vital.",
+        "Proceed to the gate.",
+        "I borrowed your bike and might ride to the lake.",
     ],
 )
 def test_reported_words_conditionals_negations_and_requests_still_form_nothing(
     text: str,
 ) -> None:
     assert _statements(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My cousin joined a choir. It was fun.",
+        "I took my nephew to the zoo. It was fun.",
+        "I bought a kayak. It was a gift.",
+        "I went to the market. It was closed.",
+        "I talked to my landlord. It was great.",
+        "I went hiking. Your photos were amazing.",
+        "I wanted to learn salsa, so it was a perfect match.",
+    ],
+)
+def test_an_evaluation_is_not_resolved_to_what_the_clause_before_did_not_name(text: str) -> None:
+    """Another person's act, an outing with someone, a fact that is no evaluation, a verb
+    that names no thing, and the listener's things leave ``it`` unresolved."""
+    assert not [s for s in _statements(text) if re.match(r"^User (?:has )?f(?:ou|i)nd", s)]
 
 
 @pytest.mark.parametrize(

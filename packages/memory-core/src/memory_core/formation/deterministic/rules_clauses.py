@@ -24,6 +24,7 @@ each other.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.conversation import (
@@ -91,6 +92,11 @@ _NOT_AN_EVALUATION = re.compile(
     re.IGNORECASE,
 )
 _MAX_EVALUATION_WORDS = 6
+_NORMATIVE = re.compile(
+    r"\b(?:key|vital|crucial|important|essential|necessary|a\s+must|everything|the\s+main)\b",
+    re.IGNORECASE,
+)
+_DASH_TAIL = re.compile(r"\s+[-–—]+\s+.*$")
 
 
 def gerund_experience(clause: str) -> list[_Proposal]:
@@ -109,7 +115,7 @@ def gerund_experience(clause: str) -> list[_Proposal]:
     # read as an activity only with more than its noun (``Baking bread on Sundays``).
     if len(following) == 1 and following[0].casefold() not in _FUNCTION_WORDS:
         return []
-    evaluation = match.group("eval").strip(" .!")
+    evaluation = _DASH_TAIL.sub("", match.group("eval")).strip(" .!")
     own = _OWN.search(activity) is not None or _TO_ME.search(evaluation) is not None
     evaluation = _TO_ME.sub("", evaluation).strip()
     words = evaluation.split()
@@ -122,8 +128,8 @@ def gerund_experience(clause: str) -> list[_Proposal]:
         return []
     be = collapse(match.group("be")).casefold()
     present = be in ("is", "are")
-    if present and not own:
-        return []
+    if present and (not own or _NORMATIVE.search(evaluation)):
+        return []  # ``Taking care of ourselves is vital``: a maxim, not an experience
     activity = _object(activity, team=True)
     activity = activity[:1].lower() + activity[1:]
     predicate = "finds" if present else ("has found" if be.startswith("ha") else "found")
@@ -146,4 +152,144 @@ def gerund_experience(clause: str) -> list[_Proposal]:
     ]
 
 
-__all__ = ["gerund_experience", "subordinate_event"]
+_EVALUATIVE = _words(
+    """amazing awesome great fun good nice cool incredible fantastic wonderful beautiful lovely
+    perfect special relaxing rewarding fulfilling therapeutic calming soothing inspiring
+    exhausting stressful empowering cathartic satisfying freeing peaceful challenging exciting
+    boring draining healing uplifting enlightening emotional powerful intense scary terrifying
+    tough hard difficult tiring frustrating disappointing awful terrible horrible sad
+    heartbreaking heartwarming touching moving magical memorable unforgettable epic surreal
+    overwhelming hilarious funny interesting fascinating informative eye-opening delicious tasty
+    gorgeous stunning breathtaking serene tranquil cozy welcoming refreshing invigorating
+    energizing motivating humbling thrilling brutal blast success nightmare disaster joy treat
+    highlight adventure brilliant excellent superb lively chill rough comfy comfortable cute"""
+)
+_PRONOUN_EVALUATION = re.compile(
+    r"^(?:and\s+)?(?:it|that|this)(?P<be>'s\s+been|\s+has\s+been|'s|\s+is|\s+was)\s+"
+    r"(?P<eval>[^,;:]+)$",
+    re.IGNORECASE,
+)
+_LEADING_PREPOSITION = re.compile(r"^(?:to|at|into|on)\s+", re.IGNORECASE)
+_PARTICLE_LEAD = re.compile(
+    r"^(?:up|out|off|back|over|around)(?:\s+(?:for|on|at|into|with))?\s+(?=\S)", re.IGNORECASE
+)
+_MOTION = _words("went came moved traveled travelled headed flew drove walked returned")
+_THING_END = _words("to with at in on for from by into through around over after before during")
+
+
+def _antecedent_thing(proposal: _Proposal) -> str | None:
+    """The thing the user's previous clause named (``User took a pottery class.`` -> ``the
+    pottery class``), or None when it named no single thing (``their kids to the park``)."""
+    statement = proposal.render()
+    if (
+        proposal.belief_type not in (BeliefType.FACT, BeliefType.USER_MODEL_ATTR)
+        or not proposal.predicate
+        or not re.match(r"^User\s+(?!and\b)[a-z]", statement)
+        or proposal.predicate.split()[0] in ("is", "was", "feels", "felt", "has been")
+    ):
+        return None
+    obj = proposal.obj
+    if proposal.predicate.split()[0] in _MOTION:
+        obj = _LEADING_PREPOSITION.sub("", obj)  # ``went to a jazz festival``: the festival
+    # ``signed up for a salsa class``, ``tried out the new gym``: the thing after the particle.
+    obj = _PARTICLE_LEAD.sub("", obj)
+    title = re.match(r"^[\"“][^\"”]+[\"”]", obj)
+    if title is not None:
+        return title.group(0)
+    words: list[str] = []
+    for word in obj.split():
+        lower = word.casefold()
+        if not words and (lower in _THING_END or lower == "to"):
+            return None  # ``wanted to blend ...``, ``talked to a friend``: no thing named
+        if lower in _THING_END or lower in ("and", "but", "-") or word.endswith(","):
+            if lower == "to":
+                return None  # ``took their kids to the park``: the outing, not the kids
+            if word.endswith(","):
+                words.append(word.rstrip(","))
+            break
+        words.append(word)
+    thing = " ".join(words).rstrip(" .!")
+    if not thing or len(words) > 6 or _UNRESOLVED.search(thing) or _LISTENER.search(thing):
+        return None
+    first, *rest = words
+    # A thing opens with a determiner, a possessive or a name, or is an activity (``hiking``):
+    # ``back``, ``up some work`` and ``hard`` name nothing.
+    determined = first.casefold() in ("the", "a", "an", "their", "some")
+    if determined and (not rest or rest[0].casefold() in (*_THING_END, "of")):
+        return None
+    if not (determined or first[:1].isupper() or (first.endswith("ing") and not rest)):
+        return None
+    return re.sub(r"^(?:a\s+few|a\s+couple\s+of|a|an|some)\s+", "the ", thing, flags=re.I)
+
+
+def resolved_evaluation(clause: str, previous: Sequence[_Proposal]) -> list[_Proposal]:
+    """``It was super relaxing`` after ``I took a pottery class`` in the same turn -> ``User
+    found the pottery class super relaxing.``: ``it`` resolved against the clause before."""
+    match = _PRONOUN_EVALUATION.match(clause)
+    if match is None or not previous or _LISTENER.search(clause) or _SPECULATIVE.search(clause):
+        return []
+    evaluation = _TO_ME.sub("", _DASH_TAIL.sub("", match.group("eval"))).strip(" .!")
+    words = evaluation.casefold().split()
+    if (
+        not words
+        or len(words) > _MAX_EVALUATION_WORDS
+        or not any(word.strip(".!") in _EVALUATIVE for word in words)
+        or _NOT_AN_EVALUATION.search(evaluation)
+        or _UNRESOLVED.search(evaluation)
+    ):
+        return []
+    antecedent = previous[-1]
+    thing = _antecedent_thing(antecedent)
+    if thing is None:
+        return []
+    be = collapse(match.group("be")).casefold()
+    predicate = "has found" if "been" in be else ("found" if be == "was" else "finds")
+    return [
+        _Proposal(
+            belief_type=BeliefType.PREFERENCE,
+            subject=antecedent.subject,
+            predicate=predicate,
+            obj=thing,
+            exclusive=False,
+            statement=collapse(f"User {predicate} {thing} {evaluation}") + ".",
+            confidence=EVENT_CONFIDENCE,
+        )
+    ]
+
+
+_EVALUATION_TAIL = re.compile(r",\s+(?=(?:it|this|that)(?:'s|\s+(?:is|was|has\s+been))\s)")
+
+
+def split_evaluation_tail(clauses: list[str]) -> list[str]:
+    """``I joined a gym, it has been great`` -> two clauses, so the second can be read
+    against the first."""
+    return [part for clause in clauses for part in _EVALUATION_TAIL.split(clause) if part]
+
+
+_LISTENER_CONJUNCT = re.compile(
+    r"^I\s+(?P<first>.+?)\s+and\s+(?:then\s+)?(?P<second>(?P<verb>[a-z]+)\b.+)$"
+)
+
+
+def listener_free_conjunct(clause: str) -> str | None:
+    """``I took your advice and signed up for a class`` -> ``I signed up for a class``: the
+    second of two past acts, when only the first is about the listener."""
+    match = _LISTENER_CONJUNCT.match(clause)
+    if (
+        match is None
+        or not _LISTENER.search(match.group("first"))
+        or _LISTENER.search(match.group("second"))
+        or not _is_past(match.group("verb"))
+        or not _is_past(match.group("first").split()[0])
+    ):
+        return None
+    return f"I {match.group('second')}"
+
+
+__all__ = [
+    "gerund_experience",
+    "listener_free_conjunct",
+    "resolved_evaluation",
+    "split_evaluation_tail",
+    "subordinate_event",
+]
