@@ -22,6 +22,10 @@ lower them to admit a regression.
   pottery class. It was super relaxing.``), a past act written without its ``I`` before a
   preposition, a title or a name (``Just chatted with my cousin``), and the second of two acts
   when only the first is about the listener (``I took your advice and signed up for ...``).
+* ``time_and_subordinate_cases.json`` (blind set 9, 22 expected beliefs): a first-person act
+  after a conjunction and a time phrase (``..., but last week I finished the quilt``) and a
+  past event in a trailing subordinate clause whose main clause forms nothing (``I painted
+  this after I visited the harbor``).
 """
 
 from __future__ import annotations
@@ -48,11 +52,13 @@ FLOORS = {
     "states_and_fragments_cases.json": 15,
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 21,
+    "time_and_subordinate_cases.json": 22,
 }
-"""Expected beliefs formed: 0, 1, 0, 2 and 0 before the change each file guards."""
+"""Expected beliefs formed: 0, 1, 0, 2, 0 and 0 before the change each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
+    "time_and_subordinate_cases.json": 22,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
@@ -128,6 +134,11 @@ def _statements(text: str) -> list[str]:
             "User chatted with their aunt about the wedding.",
         ),
         ("I borrowed your bike and rode to the lake.", "User rode to the lake."),
+        (
+            "Busy month, but yesterday I planted the tulips.",
+            "User planted the tulips on 2026-01-04.",
+        ),
+        ("I framed this after I visited the coast.", "User visited the coast."),
     ],
 )
 def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
@@ -165,6 +176,10 @@ def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
         "Taking care of ourselves is vital.",
         "Proceed to the gate.",
         "I borrowed your bike and might ride to the lake.",
+        "Busy month, but tomorrow I might plant the tulips.",
+        "It could have been after I visited the coast.",
+        "I framed this when I visit the coast.",
+        "My aunt framed this after she visited the coast.",
     ],
 )
 def test_reported_words_conditionals_negations_and_requests_still_form_nothing(

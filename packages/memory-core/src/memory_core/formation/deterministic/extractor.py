@@ -19,8 +19,9 @@ from memory_core.formation.deterministic.reading import (
 from memory_core.formation.deterministic.rules_clauses import (
     listener_free_conjunct,
     resolved_evaluation,
-    split_evaluation_tail,
+    split_more,
     subordinate_event,
+    trailing_event,
 )
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.screening import (
@@ -107,7 +108,7 @@ class DeterministicExtractor:
         if sentence_forms_nothing(sentence) or _SARCASM.match(sentence):
             return []
         user_opens = False
-        clauses = split_evaluation_tail(_rejoin_joint_subject(split_clauses(sentence)))
+        clauses = split_more(_rejoin_joint_subject(split_clauses(sentence)))
         for index, clause in enumerate(clauses):
             text = _normalize_clause(clause)
             # ``Since I lost my job, ...``: the past event the subordinate clause presupposes.
@@ -125,6 +126,9 @@ class DeterministicExtractor:
             if not proposals and previous:
                 resolved = _resolve_pronoun(text, previous) or resolved_evaluation(text, previous)
                 proposals = [(p, Polarity.ASSERT) for p in resolved]
+            event = None if proposals or not text else trailing_event(text)
+            if event is not None:
+                proposals = _read(event)
             previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
             emit(proposals)
         return previous

@@ -88,7 +88,7 @@ _TO_ME = re.compile(r"\s+(?:to|for)\s+(?:me|us)\b", re.IGNORECASE)
 _NOT_AN_EVALUATION = re.compile(
     r"^(?:not|never|no|about|like|why|how|what|when|where|the\s+reason|because|one\s+of|part\s+of"
     r"|all\s+about)\b|\b(?:to|that|and|but|or|my|our|your|if|on|in|at|with|from|of|by|about"
-    r"|into|than|as)\b",
+    r"|into|than|as|for)\b",
     re.IGNORECASE,
 )
 _MAX_EVALUATION_WORDS = 6
@@ -257,13 +257,41 @@ def resolved_evaluation(clause: str, previous: Sequence[_Proposal]) -> list[_Pro
     ]
 
 
-_EVALUATION_TAIL = re.compile(r",\s+(?=(?:it|this|that)(?:'s|\s+(?:is|was|has\s+been))\s)")
+_TIME_LEAD = (
+    r"(?:last\s+\w+|yesterday|today|tonight|this\s+(?:morning|afternoon|evening|week|weekend"
+    r"|month|year)|on\s+\w+day|earlier\s+today|the\s+other\s+day|(?:a\s+few|two|three)\s+"
+    r"(?:days|weeks|months)\s+ago)"
+)
+_MORE_CLAUSES = re.compile(
+    r",\s+(?=(?:it|this|that)(?:'s|\s+(?:is|was|has\s+been))\s)"
+    r"|,?\s+(?:and|but|so)\s+(?:then\s+)?(?=" + _TIME_LEAD + r",?\s+(?:I|we)\s)",
+    re.IGNORECASE,
+)
 
 
-def split_evaluation_tail(clauses: list[str]) -> list[str]:
-    """``I joined a gym, it has been great`` -> two clauses, so the second can be read
-    against the first."""
-    return [part for clause in clauses for part in _EVALUATION_TAIL.split(clause) if part]
+def split_more(clauses: list[str]) -> list[str]:
+    """Split where the shared clause splitter does not: before ``it was ...`` after a comma
+    (``I joined a gym, it has been great``), so it is read against the clause before, and
+    before a time phrase that opens a first-person clause after a conjunction (``I've been
+    swamped, but last week I finished the quilt``)."""
+    return [part for clause in clauses for part in _MORE_CLAUSES.split(clause) if part]
+
+
+_TRAILING_SUBORDINATE = re.compile(
+    r"\s(?P<sub>(?:ever\s+since|since|when|after|before|once|while|because)\s+I\s.+)$",
+    re.IGNORECASE,
+)
+
+
+def trailing_event(clause: str) -> str | None:
+    """``I painted this after I visited the harbor`` -> ``I visited the harbor``: the past
+    first-person event of a trailing subordinate clause, read when its main clause forms
+    nothing; a main clause under a modal or a hedge (``It might have been after ...``) keeps
+    it unread."""
+    match = _TRAILING_SUBORDINATE.search(clause)
+    if match is None or _SPECULATIVE.search(clause[: match.start()]):
+        return None
+    return subordinate_event(match.group("sub"))
 
 
 _LISTENER_CONJUNCT = re.compile(
@@ -290,6 +318,7 @@ __all__ = [
     "gerund_experience",
     "listener_free_conjunct",
     "resolved_evaluation",
-    "split_evaluation_tail",
+    "split_more",
     "subordinate_event",
+    "trailing_event",
 ]
