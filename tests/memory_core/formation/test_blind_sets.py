@@ -159,6 +159,8 @@ def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
         "It's important to you to win.",
         "Moving day was rough on the cats.",
         "Teaching kids is important.",
+        "Painting landscapes is a great hobby.",
+        "Hiking the ridge is a real adventure.",
         "Watching it was amazing.",
         "Cooking with you was a blast.",
         "Hiking the ridge would be amazing.",
