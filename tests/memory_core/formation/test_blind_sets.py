@@ -1,4 +1,4 @@
-"""Blind sets 4 to 7 (issue 12): floors under what formation reads, and the readings they added.
+"""Blind sets 4 to 10 (issue 12): floors under what formation reads, and the readings they added.
 
 Each case file was written and committed before the extractor change it guards, with invented
 text only, and scored on main first (the commit that adds the file states that figure). The
@@ -26,6 +26,10 @@ lower them to admit a regression.
   after a conjunction and a time phrase (``..., but last week I finished the quilt``) and a
   past event in a trailing subordinate clause whose main clause forms nothing (``I painted
   this after I visited the harbor``).
+* ``weekdays_and_seasons_cases.json`` (blind set 10, 22 expected beliefs): an abbreviated
+  weekday (``last Fri``), a season (``last summer``; a winter spans two years) and a time
+  phrase after ``just`` were not anchored to the clock, and ``Just yesterday I ...`` formed
+  nothing.
 """
 
 from __future__ import annotations
@@ -53,12 +57,14 @@ FLOORS = {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 21,
     "time_and_subordinate_cases.json": 22,
+    "weekdays_and_seasons_cases.json": 22,
 }
-"""Expected beliefs formed: 0, 1, 0, 2, 0 and 0 before the change each file guards."""
+"""Expected beliefs formed: 0, 1, 0, 2, 0, 0 and 0 before the change each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
     "time_and_subordinate_cases.json": 22,
+    "weekdays_and_seasons_cases.json": 22,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
@@ -139,6 +145,16 @@ def _statements(text: str) -> list[str]:
             "User planted the tulips on 2026-01-04.",
         ),
         ("I framed this after I visited the coast.", "User visited the coast."),
+        ("Last summer I sold my drum kit.", "User sold their drum kit in summer 2025."),
+        ("Last winter I learned to ski.", "User learned to ski in winter 2024-25."),
+        (
+            "This winter I'm taking a ceramics course.",
+            "User is taking a ceramics course in winter 2025-26.",
+        ),
+        ("Last Thurs I repaired the gate.", "User repaired the gate on 2026-01-01."),
+        ("Just yesterday I met my new neighbor.", "User met their new neighbor on 2026-01-04."),
+        # A capitalized abbreviation is a weekday only after on/last/this/next.
+        ("We ate at Sun Palace last night.", "User ate at Sun Palace on 2026-01-04."),
     ],
 )
 def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
@@ -182,6 +198,9 @@ def test_a_reading_the_blind_sets_added(text: str, statement: str) -> None:
         "It could have been after I visited the coast.",
         "I framed this when I visit the coast.",
         "My aunt framed this after she visited the coast.",
+        "Maybe next summer I'll visit Iceland.",
+        "See you on Tues!",
+        "Last summer flew by.",
     ],
 )
 def test_reported_words_conditionals_negations_and_requests_still_form_nothing(
