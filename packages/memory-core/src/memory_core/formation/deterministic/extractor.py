@@ -23,6 +23,7 @@ from memory_core.formation.deterministic.rules_clauses import (
     subordinate_event,
     trailing_event,
 )
+from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.screening import (
     _DEPENDENT_PARTICIPLE,
@@ -126,7 +127,7 @@ class DeterministicExtractor:
             if not proposals and previous:
                 resolved = _resolve_pronoun(text, previous) or resolved_evaluation(text, previous)
                 proposals = [(p, Polarity.ASSERT) for p in resolved]
-            event = None if proposals or not text else trailing_event(text)
+            event = None if proposals or not text else trailing_event(text) or relative_event(text)
             if event is not None:
                 proposals = _read(event)
             previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]

@@ -1,5 +1,10 @@
-"""Clauses the sentence rules did not read: a past event in a leading subordinate clause, and an
-experience named by a gerund subject.
+"""Clauses the sentence rules did not read: subordinate clauses, gerund subjects, ``it``.
+
+Also: ``it``/``this``/``that`` evaluations resolved against the clause before in the same turn
+(``I took a pottery class. It was super relaxing.`` -> ``User found the pottery class super
+relaxing.``), the second of two past acts when only the first is about the listener, and two
+splits the shared clause splitter does not make (see :func:`split_more`); the object relative
+clause (``The scarf I knitted ...``) is in :mod:`.rules_relative`.
 
 * **A past event in a leading subordinate clause.** ``Since I lost my job, I've been baking``
   splits into two clauses; the first, ``Since I lost my job``, presupposes a past event of the
