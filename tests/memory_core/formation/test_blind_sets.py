@@ -237,6 +237,9 @@ def test_reported_words_conditionals_negations_and_requests_still_form_nothing(
         "I talked to my landlord. It was great.",
         "I went hiking. Your photos were amazing.",
         "I wanted to learn salsa, so it was a perfect match.",
+        "I lost my wallet. It was awful.",
+        "I broke my phone. It was terrible.",
+        "I quit my job. It was scary.",
     ],
 )
 def test_an_evaluation_is_not_resolved_to_what_the_clause_before_did_not_name(text: str) -> None:

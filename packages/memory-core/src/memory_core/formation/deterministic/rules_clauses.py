@@ -178,6 +178,15 @@ _LEADING_PREPOSITION = re.compile(r"^(?:to|at|into|on)\s+", re.IGNORECASE)
 _PARTICLE_LEAD = re.compile(
     r"^(?:up|out|off|back|over|around)(?:\s+(?:for|on|at|into|with))?\s+(?=\S)", re.IGNORECASE
 )
+_EXPERIENCE_VERBS = _words(
+    """took attended watched saw read visited joined tried started finished made baked cooked
+    played ran hiked went did hosted organized organised bought built painted wrote designed
+    opened signed booked stayed explored climbed toured celebrated completed entered performed
+    learned began rewatched reread discovered got rode swam danced sang drew knitted sewed
+    planted camped traveled travelled flew drove walked rented adopted has owns uses drives"""
+)
+"""Acts whose object is what a following ``it`` evaluates (``I took a class. It was fun.``);
+after a loss, a breakage or a failure ``it`` is the event, so nothing is resolved."""
 _MOTION = _words("went came moved traveled travelled headed flew drove walked returned")
 _THING_END = _words("to with at in on for from by into through around over after before during")
 
@@ -190,8 +199,9 @@ def _antecedent_thing(proposal: _Proposal) -> str | None:
         proposal.belief_type not in (BeliefType.FACT, BeliefType.USER_MODEL_ATTR)
         or not proposal.predicate
         or not re.match(r"^User\s+(?!and\b)[a-z]", statement)
-        or proposal.predicate.split()[0] in ("is", "was", "feels", "felt", "has been")
+        or proposal.predicate.split()[0].casefold() not in _EXPERIENCE_VERBS
     ):
+        # ``I lost my wallet. It was awful.``: the loss was awful, not the wallet.
         return None
     obj = proposal.obj
     if proposal.predicate.split()[0] in _MOTION:
