@@ -139,6 +139,10 @@ def _statements(text: str) -> list[str]:
             "User found the pottery fair exhausting.",
         ),
         ("I joined a choir, it has been wonderful.", "User has found the choir wonderful."),
+        (
+            "I joined a choir. It was both scary and wonderful.",
+            "User found the choir both scary and wonderful.",
+        ),
         ('Just finished "Salt Roads" and it was gripping.', 'User finished "Salt Roads".'),
         (
             "Just chatted with my aunt about the wedding.",
@@ -238,6 +242,7 @@ def test_reported_words_conditionals_negations_and_requests_still_form_nothing(
         "I went hiking. Your photos were amazing.",
         "I wanted to learn salsa, so it was a perfect match.",
         "I lost my wallet. It was awful.",
+        "I visited Oslo. It was cold and rainy.",
         "I broke my phone. It was terrible.",
         "I quit my job. It was scary.",
     ],

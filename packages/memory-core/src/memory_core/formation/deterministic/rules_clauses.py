@@ -101,6 +101,8 @@ _NORMATIVE = re.compile(
     r"\b(?:key|vital|crucial|important|essential|necessary|a\s+must|everything|the\s+main)\b",
     re.IGNORECASE,
 )
+_PAIRED = re.compile(r"^(?:both\s+)?[a-z-]+\s+and\s+(?=[a-z-]+$)", re.IGNORECASE)
+"""``fun and therapeutic``: two evaluations joined are one (the first is dropped for the test)."""
 _DASH_TAIL = re.compile(r"\s+[-–—]+\s+.*$")
 
 
@@ -249,7 +251,7 @@ def resolved_evaluation(clause: str, previous: Sequence[_Proposal]) -> list[_Pro
         not words
         or len(words) > _MAX_EVALUATION_WORDS
         or not any(word.strip(".!") in _EVALUATIVE for word in words)
-        or _NOT_AN_EVALUATION.search(evaluation)
+        or _NOT_AN_EVALUATION.search(_PAIRED.sub("", evaluation))
         or _UNRESOLVED.search(evaluation)
     ):
         return []
