@@ -2,7 +2,9 @@
 
 Modules: :mod:`.lexicon` (word lists, one relation table), :mod:`.screening` (what forms nothing,
 clause normalization), :mod:`.phrases` (noun phrases, proposals), the rule families
-:mod:`.rules_profile`, :mod:`.rules_preferences`, :mod:`.rules_relations`, :mod:`.retraction`
+:mod:`.rules_profile`, :mod:`.rules_preferences`, :mod:`.rules_relations`, :mod:`.rules_clauses`
+(subordinate clauses, gerund subjects, ``it`` resolved in the turn), :mod:`.rules_relative`
+(an act in an object relative clause), :mod:`.retraction`
 (rule order and retractions), :mod:`.reading` (one clause) and :mod:`.extractor` (a turn).
 
 

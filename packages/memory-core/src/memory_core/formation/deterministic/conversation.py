@@ -305,6 +305,8 @@ def _pronoun_only(obj: str) -> bool:
 
 _NOT_A_NOUN = frozenset(
     {"is", "was", "so", "too", "very", "much", "one", "ones", "way", "stuff", "thing", "things"}
+    # ``I framed this when I ...``: a subordinate clause after the pronoun names nothing.
+    | {"when", "after", "before", "because", "since", "while", "once", "if", "until"}
     | set(_PREPOSITIONS)
     | set(_PARTICLES)
 )

@@ -16,6 +16,14 @@ from memory_core.formation.deterministic.reading import (
     _reading,
     _resolve_pronoun,
 )
+from memory_core.formation.deterministic.rules_clauses import (
+    listener_free_conjunct,
+    resolved_evaluation,
+    split_more,
+    subordinate_event,
+    trailing_event,
+)
+from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.screening import (
     _DEPENDENT_PARTICIPLE,
@@ -101,9 +109,11 @@ class DeterministicExtractor:
         if sentence_forms_nothing(sentence) or _SARCASM.match(sentence):
             return []
         user_opens = False
-        clauses = _rejoin_joint_subject(split_clauses(sentence))
+        clauses = split_more(_rejoin_joint_subject(split_clauses(sentence)))
         for index, clause in enumerate(clauses):
             text = _normalize_clause(clause)
+            # ``Since I lost my job, ...``: the past event the subordinate clause presupposes.
+            text = subordinate_event(text) or listener_free_conjunct(text) or text
             # An elided subject is the user's when the sentence opens with the user (or
             # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
             if index == 0:
@@ -115,7 +125,11 @@ class DeterministicExtractor:
                 text = _supply_subject(text)
             proposals = _read(text) if text else []
             if not proposals and previous:
-                proposals = [(p, Polarity.ASSERT) for p in _resolve_pronoun(text, previous)]
+                resolved = _resolve_pronoun(text, previous) or resolved_evaluation(text, previous)
+                proposals = [(p, Polarity.ASSERT) for p in resolved]
+            event = None if proposals or not text else trailing_event(text) or relative_event(text)
+            if event is not None:
+                proposals = _read(event)
             previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
             emit(proposals)
         return previous

@@ -11,6 +11,7 @@ from memory_core.domain import BeliefType, Polarity
 from memory_core.formation.deterministic.lexicon import _HEAD_STOP
 from memory_core.formation.deterministic.phrases import _facet, _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.retraction import _positive, _retraction
+from memory_core.formation.deterministic.rules_clauses import gerund_experience
 from memory_core.formation.deterministic.rules_events import event_readings
 from memory_core.formation.deterministic.rules_plans import plan_readings
 from memory_core.formation.deterministic.rules_preferences import (
@@ -99,7 +100,9 @@ def _read(text: str, *, events: bool = True) -> list[tuple[_Proposal, Polarity]]
         _ATTITUDE.match(text) or _DIET_NOT.match(text) or _NOT_FAN.match(text)
     ):
         return named
-    positive = _positive(text) or (event_readings(text) if events else [])
+    positive = _positive(text) or (
+        (event_readings(text) or gerund_experience(text)) if events else []
+    )
     return [(p, Polarity.ASSERT) for p in positive] + named
 
 

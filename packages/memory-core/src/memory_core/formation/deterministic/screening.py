@@ -274,6 +274,21 @@ _SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "I am ",
         ),
         (
+            # ``Training for a half marathon``: an ongoing activity with the ``I'm`` left out,
+            # for verbs a maxim or a third party's fragment rarely opens with; a finite verb
+            # after it (``Taking breaks is key``) or a clause of its own after a comma is not.
+            r"^(?:(?:still|currently|now|also)\s+)?(?:trying\s+to|training|finishing|preparing"
+            r"|practicing|practising|rehearsing|renovating|recovering\s+from|packing\s+for"
+            r"|looking\s+(?:for|forward\s+to|into)|getting\s+ready|taking\s+(?:a\s+break|classes)"
+            r"|planning\s+(?:a|an|my|our)|working\s+on|wrapping\s+up|catching\s+up\s+on"
+            r"|heading\s+(?:to|out|home|back)|organizing|organising|hosting|coaching|teaching)\b"
+            r"(?![^;]*(?:\s(?:is|are|was|were|has|have|had|brings|makes|helps|means|feels|gives"
+            r"|sounds|seems|looks|keeps|can|could|would|will|should|might|must|may|takes|gets"
+            r"|pays|did|does|it|them)\b|\s(?:this|that)\s*(?:[.!,]|$)|'s\b"
+            r"|,\s*(?:I|we|my|our|it|this|that|the|they|he|she)\b))",
+            "I am ",
+        ),
+        (
             r"^(?:(?:just|recently|finally)\s+)?(?:moved|relocated|joined|started|switched"
             r"|adopted|got|quit|stopped|gave\s+up|grew\s+up)\b",
             "I ",
@@ -287,9 +302,21 @@ _SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|amazed|surprised|interested|obsessed|based|married|born|raised|called|named"
             r"|dressed|stuck|blessed|glad)\b)"
             r"(?:[a-z]{3,}ed|went|made|took|bought|ran|wrote|saw|met|found|built|drew|sang|swam"
-            r"|rode|caught|won|spent|sold|sent|threw|began|brought|held|kept|baked|dyed)"
+            r"|rode|caught|won|spent|sold|sent|threw|began|brought|held|kept|baked|dyed|had)"
             r"\s+(?:my|our|a|an|the|some|back|home|out|up|(?:hiking|camping|fishing|shopping"
             r"|skiing|sailing|swimming|running|biking|climbing|dancing|bowling|skating))\b",
+            "I ",
+        ),
+        (
+            # ``Just chatted with my cousin``, ``Finished "Dune"``: a past act before a
+            # preposition, a quoted title or a name, for a verb a wish or a report is not.
+            r"^(?:(?:just|recently|finally|also)\s+)?"
+            r"(?!(?:seemed|looked|sounded|happened|turned|worked|used|needed|meant|supposed"
+            r"|wanted|hoped|wished|planned|tried|expected|decided|asked|wondered|guessed"
+            r"|figured|considered|imagined|pictured|assumed|excited|interested|obsessed"
+            r"|based|married|born|raised|called|named|stuck|blessed|tired)\b|[a-z]*eed\b)"
+            r"(?:[a-z]{3,}ed|went|made|took|bought|ran|wrote|saw|met|found|built|won|sold)"
+            r"\s+(?:(?:with|to|at|from|about)\s+(?:my|our|a|an|the|some)\b|[\"“]|(?-i:[A-Z]))",
             "I ",
         ),
     )

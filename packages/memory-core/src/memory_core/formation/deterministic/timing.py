@@ -4,7 +4,10 @@ A clause that says when something happened (``yesterday``, ``last week``, ``on S
 ``in May``, ``two days ago``) loses the phrase before it is read, and the statement it forms
 gets the phrase back resolved against the instant the turn was recorded, as a date or a bounded
 period: ``on 2026-01-04``, ``in the week of 2025-12-29`` (weeks start on Monday), ``on the
-weekend of 2026-01-03`` (the Saturday), ``in December 2025``, ``in 2025``. A weekday or a month
+weekend of 2026-01-03`` (the Saturday), ``in December 2025``, ``in 2025``, ``in summer 2025``
+(a season: ``last``, ``this`` or ``next``; a winter spans two years, ``in winter 2024-25``). An
+abbreviated weekday (``last Fri``, ``on Tues``) counts after ``on``/``last``/``this``/``next``,
+and a ``just`` before a phrase goes with it (``Just yesterday I ...``). A weekday or a month
 without ``last`` or ``next`` resolves by the clause's tense: the latest one before the turn for a
 past statement, the next one after it otherwise. A phrase it cannot bound (``recently``) stays
 in the clause as said; ``the other day`` is dropped by the event rules.
@@ -50,6 +53,22 @@ _NUMBERS = {
     "couple of": 2,
 }
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAY_ABBREVIATION = r"(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
+"""``last Fri``, ``on Tues``: capitalized, and only after ``on``/``last``/``this``/``next``."""
+_ABBREVIATIONS = {
+    "mon": "monday",
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "wed": "wednesday",
+    "thu": "thursday",
+    "thur": "thursday",
+    "thurs": "thursday",
+    "fri": "friday",
+    "sat": "saturday",
+    "sun": "sunday",
+}
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+"""The month each (northern, meteorological) season starts; each lasts three months."""
 _MONTH = r"(?:january|february|march|april|june|july|august|september|october|november|december)"
 _COUNT = (
     r"(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of"
@@ -62,12 +81,15 @@ _APPROXIMATELY = (
 )
 """``about a year ago``: the approximation goes with the phrase it bounds."""
 _PHRASE = re.compile(
-    r"(?:,\s*)?\b" + _APPROXIMATELY + r"(?P<phrase>"
+    r"(?:,\s*)?\b(?:(?:just|only)\s+)?" + _APPROXIMATELY + r"(?P<phrase>"
     r"yesterday(?:\s+(?:morning|afternoon|evening))?|last\s+night|today|tonight|tomorrow"
     r"(?:\s+(?:morning|afternoon|evening|night))?"
     r"|this\s+(?:morning|afternoon|evening)"
     r"|(?:last|this|next)\s+(?:week(?:end)?|month|year)"
-    r"|(?:on\s+)?(?:last|this|next|past)\s+"
+    r"|(?:last|this|next|past)\s+(?:summer|winter|spring|fall|autumn)"
+    r"|(?:on\s+|(?:on\s+)?(?:last|this|next|past)\s+)"
+    + _WEEKDAY_ABBREVIATION
+    + r"|(?:on\s+)?(?:last|this|next|past)\s+"
     + _WEEKDAY
     + r"|(?:on\s+)?"
     + _WEEKDAY
@@ -107,7 +129,9 @@ def take_time(clause: str) -> tuple[str, TimePhrase | None]:
     rest = (clause[: match.start()] + (", " if keep_comma else " ") + clause[match.end() :]).strip(
         " ,"
     )
-    return collapse(rest), TimePhrase(phrase=fold(match.group("phrase")))
+    words = fold(match.group("phrase")).split()
+    words[-1] = _ABBREVIATIONS.get(words[-1], words[-1])
+    return collapse(rest), TimePhrase(phrase=" ".join(words))
 
 
 def _week_start(day: date) -> date:
@@ -121,6 +145,32 @@ def _month_name(year: int, month: int) -> str:
 def _shift_month(year: int, month: int, by: int) -> tuple[int, int]:
     index = year * 12 + (month - 1) + by
     return index // 12, index % 12 + 1
+
+
+def _season(name: str, head: str, today: date, *, past: bool) -> str:
+    """``last summer`` -> ``in summer 2025``: the latest such season over before today;
+    ``next`` the first after it; ``this`` the one today is in, else by the clause's tense.
+    A winter spans two years (``in winter 2024-25``)."""
+    month = _SEASONS[name]
+
+    def start(year: int) -> date:
+        return date(year, month, 1)
+
+    def end(year: int) -> date:
+        return date(*_shift_month(year, month, 3), 1)
+
+    years = range(today.year - 2, today.year + 2)
+    ended = max(year for year in years if end(year) <= today)
+    coming = min(year for year in years if start(year) > today)
+    current = [year for year in years if start(year) <= today < end(year)]
+    if head in ("last", "past"):
+        year = ended
+    elif head == "next":
+        year = coming
+    else:
+        year = current[0] if current else (ended if past else coming)
+    label = f"{year}-{(year + 1) % 100:02d}" if name == "winter" else str(year)
+    return f"in {name} {label}"
 
 
 def resolve(when: TimePhrase, at: datetime, *, past: bool) -> str:
@@ -167,6 +217,8 @@ def resolve(when: TimePhrase, at: datetime, *, past: bool) -> str:
             return f"in {_month_name(*_shift_month(today.year, today.month, by))}"
         return f"in {today.year + by}"
     name = words[-1]
+    if name in _SEASONS:
+        return _season(name, head, today, past=past)
     if name in _WEEKDAYS:
         target = _WEEKDAYS.index(name)
         direction = {"last": -1, "past": -1, "next": 1}.get(head, -1 if past else 1)
