@@ -50,6 +50,7 @@ from memory_core.formation import (
     screen_turn,
     sentence_forms_nothing,
 )
+from memory_core.formation.deterministic.conversation import _verb_base
 
 HERE = Path(__file__).parent
 
@@ -271,3 +272,55 @@ def test_the_screen_refuses_a_reported_clause_not_the_users_own_act(
 ) -> None:
     """The screen is shared with grounding and provider formation, so it must hold alone."""
     assert sentence_forms_nothing(sentence) is forms_nothing
+
+
+# Written before the fix, from three misreadings seen on conversational text: a comma splice
+# whose second clause has its own subject lent its time to the first clause ('User had a wild
+# week on <last Friday>.'), a list after a comma lost every item but the first, and a verb
+# whose base ends in a silent e took a doubled consonant in its subject ('movving').
+
+
+@pytest.mark.parametrize(
+    ("text", "formed", "not_formed"),
+    [
+        (
+            "Had a wild week, my car broke down last Fri on my way to work.",
+            "User's car broke down on their way to work on 2026-01-02.",
+            "User had a wild week on 2026-01-02.",
+        ),
+        (
+            "We finally moved in, our landlord fixed the heating on Tuesday.",
+            "User moved in.",
+            "User moved in on 2025-12-30.",
+        ),
+        (
+            "I invited my cousins, my aunt and my grandma.",
+            "User invited their cousins, their aunt and their grandma.",
+            "User invited their cousins.",
+        ),
+    ],
+)
+def test_a_comma_keeps_a_list_and_ends_a_clause_with_its_own_subject(
+    text: str, formed: str, not_formed: str
+) -> None:
+    statements = _statements(text)
+    assert formed in statements and not_formed not in statements, statements
+
+
+@pytest.mark.parametrize(
+    ("past", "base"),
+    [
+        ("moved", "move"),
+        ("hiked", "hike"),
+        ("baked", "bake"),
+        ("used", "use"),
+        ("visited", "visit"),
+        ("waited", "wait"),
+        ("played", "play"),
+        ("focused", "focus"),
+        ("opened", "open"),
+        ("cooled", "cool"),
+    ],
+)
+def test_the_base_of_a_regular_past_keeps_its_silent_e(past: str, base: str) -> None:
+    assert _verb_base(past) == base

@@ -101,8 +101,12 @@ def split_sentences(text: str) -> list[str]:
 
 
 _NEW_SUBJECT_AHEAD = (
-    r"(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|we|We|my|My|our|Our|she|She|he|He|they|They"
-    r"|it|It|her|Her|his|His|their|Their|you|You)\b|i(?=['’\s]))"
+    r"(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|we|We|she|She|he|He|they|They|it|It|you|You)\b"
+    r"|i(?=['’\s])"
+    # A possessive opens a clause only when something follows its noun (``and my dog came``);
+    # ``and my grandma.`` ends a list.
+    r"|(?:my|My|our|Our|her|Her|his|His|their|Their)\s+[\w'’-]+(?:\s+[\w'’-]+)?"
+    r"\s+(?!(?:and|or)\b)[a-z])"
 )
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
@@ -114,9 +118,31 @@ _CLAUSE_BREAK = re.compile(
     + r"|\s+[-–—]\s+(?=(?:I|I'm|I’m|I've|I’ve|it's|it’s|it|this|that's|that’s|we|she|he"
     + r"|they)\s)"
     + r"|,\s+(?=(?:originally\s+from|born\s+(?:and\s+raised\s+)?in)\s)"
+    # A comma splice whose clause has its own possessive subject and verb
+    # (``Had a wild week, my car broke down``); a list (``my aunt and my grandma``) has no verb.
+    + r"|,\s+(?=(?:my|My|our|Our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|are|were|has|had|just"
+    + r"|finally|got|broke|came|went|made|took|left|[a-z]{2,}ed)\b)"
 )
 
 
+_TIME_ONLY = re.compile(
+    r"^(?:(?:last|this|next|past)\s+\w+|yesterday|today|tonight|earlier|recently|lately"
+    r"|(?:on|in|since|after|before)\s+(?!(?:I|we|my|our|he|she|they|you)\b)[\w\s]{1,24}"
+    r"|(?:a|an|one|two|three|\d+)\s+(?:days?"
+    r"|weeks?|months?|years?)\s+ago)$",
+    re.IGNORECASE,
+)
+"""A part that is only a leading time phrase (``Last week``): it belongs to the next clause."""
+
+
 def split_clauses(sentence: str) -> list[str]:
-    """Split one sentence into clauses on semicolons and first-person coordination."""
-    return [part.strip() for part in _CLAUSE_BREAK.split(sentence) if part and part.strip()]
+    """Split one sentence into clauses on semicolons and first-person coordination; a leading
+    time phrase stays with the clause after it (``Last week, my grandma passed away``)."""
+    parts = [part.strip() for part in _CLAUSE_BREAK.split(sentence) if part and part.strip()]
+    out: list[str] = []
+    for part in parts:
+        if out and _TIME_ONLY.match(out[-1].rstrip(",")):
+            out[-1] = f"{out[-1].rstrip(',')}, {part}"
+        else:
+            out.append(part)
+    return out

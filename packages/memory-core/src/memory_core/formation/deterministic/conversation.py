@@ -103,9 +103,18 @@ def _verb_base(verb: str) -> str:
         return irregular
     if lower.endswith("ied"):
         return lower[:-3] + "y"
+    if lower.endswith("eed"):
+        return lower
     if lower.endswith("ed"):
-        return lower[:-2] if not lower.endswith("eed") else lower
+        stem = lower[:-2]
+        # One syllable ending vowel-consonant lost a silent e: moved, hiked, used.
+        return stem + "e" if _SILENT_E_STEM.search(stem) else stem
     return lower
+
+
+_SILENT_E_STEM = re.compile(r"^[^aeiouy]*[aeiou][^aeiouwxy]$")
+"""A one-syllable stem whose single vowel stands before one final consonant (``mov``,
+``hik``, ``us``): its base ends in a silent ``e`` (a doubled consonant, ``stopp``, does not)."""
 
 
 def _is_participle(verb: str) -> bool:

@@ -101,8 +101,15 @@ _TRAILING = re.compile(
     r"|for\s+now|already|again|full\s+stop|tbh|imo|imho|fwiw|honestly|lol|ha))+$",
     re.IGNORECASE,
 )
+_LIST_ITEM = (
+    r"(?:(?:my|our|the|a|an|some|two|three|four|five)\s+)?(?:(?!and\b|or\b)[\w'-]+\s*){1,3}"
+)
+_LIST_TAIL = rf"(?:{_LIST_ITEM},\s+)*{_LIST_ITEM},?\s+(?:and|or)\s+{_LIST_ITEM}[.!]?$"
+"""The rest of a list after one of its commas (``my aunt and my grandma``): not a cut."""
 _OBJECT_CUT = re.compile(
-    r",\s+(?!(?:and|or)\b)(?=[a-z])|\s+(?:because|since|although|though|but|so\s+that|so|which"
+    r",\s+(?!(?:and|or)\b)(?!"
+    + _LIST_TAIL
+    + r")(?=[a-z])|\s+(?:because|since|although|though|but|so\s+that|so|which"
     r"|where|whereas|unless|until|except)\s+|\s+[-–—]\s+|\s*[(:]"
     r"|(?i:\s+for\s+(?:(?:about|around|almost|nearly|over)\s+)?(?:a|an|one|two|three|four"
     r"|five|six|several|many|\d+|the\s+(?:last|past))(?:\s+(?:few|couple\s+of))?"
