@@ -324,3 +324,17 @@ def test_a_comma_keeps_a_list_and_ends_a_clause_with_its_own_subject(
 )
 def test_the_base_of_a_regular_past_keeps_its_silent_e(past: str, base: str) -> None:
     assert _verb_base(past) == base
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("I worked on Sun Valley's website.", "User worked on Sun Valley's website."),
+        ("I presented on Mon Repos history.", "User presented on Mon Repos history."),
+    ],
+)
+def test_an_abbreviated_weekday_before_a_capitalised_word_is_part_of_a_name(
+    text: str, statement: str
+) -> None:
+    """A review finding: ``on Sun Valley's`` had read as a Sunday and cut the name."""
+    assert statement in _statements(text)

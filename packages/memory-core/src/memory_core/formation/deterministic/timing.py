@@ -89,6 +89,8 @@ _PHRASE = re.compile(
     r"|(?:last|this|next|past)\s+(?:summer|winter|spring|fall|autumn)"
     r"|(?:on\s+|(?:on\s+)?(?:last|this|next|past)\s+)"
     + _WEEKDAY_ABBREVIATION
+    # ``on Sun Valley's website``: an abbreviation before a capitalised word is a name.
+    + r"(?!\.?\s+(?!I\b)(?-i:[A-Z]))"
     + r"|(?:on\s+)?(?:last|this|next|past)\s+"
     + _WEEKDAY
     + r"|(?:on\s+)?"
