@@ -112,6 +112,9 @@ def test_a_project_key_whose_tail_has_no_digit_is_refused() -> None:
     assert screened.refused == 1
     assert screened.sentences == (ORDINARY_BEFORE, ORDINARY_AFTER)
     assert screen_turn("I use sk-learn-style pipelines at work.").refused == 0
+    # Words after a key kind, and other prefixes, are no key (review findings).
+    assert screen_turn("We ran sk-proj-migration-for-the-billing-service today.").refused == 0
+    assert screen_turn("I renamed key-admin-dashboard-settings-panel today.").refused == 0
 
 
 @pytest.mark.parametrize("shape", sorted(SECRET_SHAPES))

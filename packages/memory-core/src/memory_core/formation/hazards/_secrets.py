@@ -123,17 +123,28 @@ def _unlabelled(match: re.Match[str]) -> bool:
     return unlabelled_secret(match.group(0))
 
 
-_KEY_KINDS = ("proj-", "ant-", "svcacct-", "admin-")
-"""OpenAI and Anthropic key kinds: after ``sk-`` one of these is a key whatever its letters."""
-
-
 def _prefix_fragment(match: re.Match[str]) -> bool:
-    """A bare ``sk-`` token is a key when its tail mixes digits and letters (``sk-learn`` is
-    not); a named key kind (``sk-proj-``) is one even when its random tail has no digit."""
     tail = match.group("tail")
-    if tail.startswith(_KEY_KINDS) and len(tail) >= 24:
-        return True
     return any(c.isdigit() for c in tail) and any(c.isalpha() for c in tail)
+
+
+_KEY_KIND = re.compile(r"^(?:proj|ant|svcacct|admin)-(?P<random>[A-Za-z0-9_]{20,})$")
+"""An OpenAI or Anthropic key kind after ``sk-`` and its random part (no hyphenated words)."""
+
+
+def _openai_style(match: re.Match[str]) -> bool:
+    """An ``sk-`` key: a tail that mixes digits and letters (``sk-learn`` is no key), or a named
+    key kind whose random part is one unbroken run of 20 or more characters with both cases,
+    even without a digit (about 1 in 5,000 real 48-character keys has none);
+    ``sk-proj-migration-for-billing`` is words, not a key."""
+    if _prefix_fragment(match):
+        return True
+    kind = _KEY_KIND.match(match.group("tail"))
+    if kind is None:
+        return False
+    random = kind.group("random")
+    mixed_case = any(c.isupper() for c in random) and any(c.islower() for c in random)
+    return mixed_case or (len(random) >= 32 and random.isalpha())
 
 
 _TOKEN_CHARS = r"A-Za-z0-9+/_\-=."
@@ -264,7 +275,7 @@ _CATALOGUE: tuple[HazardRule, ...] = (
         _TOKEN,
         r"(?<![A-Za-z0-9])sk-(?P<tail>[A-Za-z0-9_-]{20,255})",
         flags=0,
-        check=_prefix_fragment,
+        check=_openai_style,
     ),
     rule(
         "stripe_key",
