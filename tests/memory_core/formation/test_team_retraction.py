@@ -56,6 +56,11 @@ def _decide_then(harness: Harness, decided: str, later: str) -> dict[str, Any]:
             "The team decided to use Terraform for the infrastructure.",
         ),
         (
+            "We decided to use Kafka for events.",
+            "We dropped Kafka for now.",
+            "The team decided to use Kafka for events.",
+        ),
+        (
             "The team agreed to use Sidekiq for background jobs.",
             "Scratch that, we're not using Sidekiq anymore.",
             "The team agreed to use Sidekiq for background jobs.",
@@ -95,7 +100,8 @@ def test_a_dropped_decision_is_superseded(
         # Someone else's choice, or a question, is not the team's.
         ("We chose Redis for the cache.", "My cousin's startup ditched Redis."),
         ("We went with Heroku for hosting.", "Should we drop Heroku?"),
-        # A household move or a lowercase change of habit is no change of a team decision.
+        # A household's habit, a move, or a lowercase change is no change of a team decision.
+        ("We went with Netflix for streaming.", "We stopped using Netflix."),
         ("We decided to use Vercel for the site.", "We moved from Austin to Denver."),
         ("We chose Jenkins for CI.", "We switched from day shifts to nights."),
     ],

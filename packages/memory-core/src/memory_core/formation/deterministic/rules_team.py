@@ -39,10 +39,13 @@ _NAME = r"(?P<thing>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2})"
 _WHEN = r"(?i:\s+(?:last|this)\s+(?:week|month|sprint|quarter))?"
 
 _DROPPED = re.compile(
-    r"^" + _TEAM + r"(?P<verb>(?i:dropped|ditched|scrapped|abandoned|stopped\s+using|moved\s+off))"
-    r"\s+" + _NAME + _WHEN + r"(?P<tail>(?i:\s+and\s+(?:moved|switched|went)\s+(?:over\s+)?to"
-    r"|\s+for|\s+in\s+favou?r\s+of)\s+\S.*)?$"
+    r"^" + _TEAM + r"(?P<verb>(?i:dropped|ditched|scrapped|abandoned))"
+    r"\s+" + _NAME + _WHEN + r"(?P<for_now>(?i:\s+for\s+now))?"
+    r"(?P<tail>(?i:\s+and\s+(?:moved|switched|went)\s+(?:over\s+)?to"
+    r"|\s+in\s+favou?r\s+of)\s+(?P<new>\S.*))?$"
 )
+"""Only verbs that retire a choice: ``we stopped using Netflix`` or ``we moved off Slack``
+stay the household's events; ``dropped Kafka for now`` retires it with no replacement."""
 _NOT_USING = re.compile(
     r"^"
     + _TEAM
@@ -58,7 +61,7 @@ _SWITCHED = re.compile(
     + r"\s+(?i:to)\s+(?P<new>\S.*)$"
 )
 _REPLACED = re.compile(
-    r"^" + _TEAM + r"(?P<verb>(?i:replaced))\s+" + _NAME + r"\s+(?i:with)\s+\S.*$"
+    r"^" + _TEAM + r"(?P<verb>(?i:replaced))\s+" + _NAME + r"\s+(?i:with)\s+(?P<new>\S.*)$"
 )
 
 
@@ -82,6 +85,11 @@ def _decision(thing: str, statement: str) -> _Proposal:
     )
 
 
+def _new_thing(text: str) -> str:
+    """What replaced the dropped thing, as said (``Fly.io``, ``plain CSS modules``)."""
+    return _third_person_object(text, team=True).rstrip(" .!")
+
+
 def _said(clause: str) -> str:
     """The clause as the team's statement: ``The team ...`` with its pronouns third-person."""
     body = re.sub(r"^" + _OPENER, "", clause)
@@ -94,8 +102,10 @@ def team_change(clause: str) -> TeamChange | None:
     dropped = _DROPPED.match(clause)
     if dropped is not None:
         thing, verb = dropped.group("thing"), collapse(dropped.group("verb")).casefold()
-        retracted = _decision(thing, f"The team {verb} {thing}.")
-        replaced = _decision(thing, _said(clause)) if dropped.group("tail") else None
+        for_now = dropped.group("for_now") or ""
+        retracted = _decision(thing, f"The team {verb} {thing}{for_now}.")
+        new = dropped.group("new")
+        replaced = _decision(_new_thing(new), _said(clause)) if new else None
         return TeamChange(retracted=retracted, replacement=replaced)
     not_using = _NOT_USING.match(clause)
     if not_using is not None:
@@ -111,10 +121,9 @@ def team_change(clause: str) -> TeamChange | None:
         match = pattern.match(clause)
         if match is not None:
             thing = match.group("thing")
-            statement = _said(clause)
             return TeamChange(
                 retracted=_decision(thing, f"The team dropped {thing}."),
-                replacement=_decision(thing, statement),
+                replacement=_decision(_new_thing(match.group("new")), _said(clause)),
             )
     return None
 
