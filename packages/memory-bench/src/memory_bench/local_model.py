@@ -364,8 +364,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+DEFAULT_THREADS = 2
+"""llama-server generation threads unless ``--threads`` says otherwise."""
+
+
 def server_args(
-    binary: Path, gguf: Path, *, alias: str, port: int, context: int = 16384, threads: int = 2
+    binary: Path,
+    gguf: Path,
+    *,
+    alias: str,
+    port: int,
+    context: int = 16384,
+    threads: int = DEFAULT_THREADS,
 ) -> list[str]:
     """``llama-server`` on 127.0.0.1:``port`` serving ``gguf`` as ``alias``: one slot (so the
     whole context window is one conversation's) and ``threads`` threads.
@@ -597,7 +607,7 @@ def run_lane(
     cache: Path,
     build_ref: str,
     jobs: int = 2,
-    threads: int = 2,
+    threads: int = DEFAULT_THREADS,
     spec: GgufSpec = QWEN25_CODER_15B,
     agent: str | None = None,
     live_extra: Sequence[str] = (),
@@ -691,7 +701,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--threads",
         type=int,
-        default=2,
+        default=DEFAULT_THREADS,
         help="llama-server generation threads (default 2; 1 on a machine busy with other work)",
     )
     parser.add_argument("--build-ref", required=True, help="the commit the live arm names")

@@ -818,10 +818,9 @@ def run_live_benchmark(
         RunCostAboveCeilingError: one run of the model under the policy could cost more than
             the per-run ceiling (raised after the model is built, before any request).
         UsageError: the digest is malformed, ``build_ref`` is not the checkout's commit, the
-            corpus is empty, the
-            policy profile lets a run spend more than the per-run ceiling, no price catalog
-            is known for the model, ``output`` is missing for a full run or given for a smoke
-            run, or ``limit_scenarios`` is below 1.
+            corpus is empty, the policy profile lets a run spend more than the per-run
+            ceiling, no price catalog is known for the model, ``output`` is missing for a full
+            run or given for a smoke run, or ``limit_scenarios`` is below 1.
     """
     reason = live_skip_reason(environ)
     if reason is not None:

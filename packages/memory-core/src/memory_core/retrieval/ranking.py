@@ -266,8 +266,11 @@ def scorer(
     """``score`` with its recall-wide arguments bound: ``(belief, fused_match) -> score``.
 
     What does not depend on the candidate (the weights, each type's tau, each status's
-    lifecycle weight, each scope's value) is read once; the arithmetic per candidate is
-    ``score``'s, operation for operation, so the two agree bit for bit.
+    lifecycle weight, each scope's value) is read once. The arithmetic per candidate is that
+    of :func:`reinforce_value`, :func:`evidence_age_days`, :func:`is_stale`,
+    :func:`authority_value`, :func:`scope_value` and :func:`lifecycle_weight` composed, inlined
+    operation for operation (``tests/memory_core/retrieval/test_fast_paths.py`` checks the two
+    agree bit for bit over generated candidates).
     """
     w_match, w_confidence, w_reinforce = weights.match, weights.confidence, weights.reinforce
     w_authority, w_scope, w_utility = weights.authority, weights.scope, weights.utility

@@ -9,8 +9,9 @@ One module, so every package compares text the same way:
   checks, retrieval's duplicate collapse, the benchmarks' statement lookup);
   :func:`label_key` is its one variant, for evaluation labels and model answers (it also
   strips a trailing ellipsis);
-* English word forms over one irregular-verb table (:data:`IRREGULAR_VERBS`): conjugation for
-  formation (:func:`third_person`, :func:`undo_third_person`, :func:`gerund`,
+* English word forms over one irregular-verb table (:data:`IRREGULAR_VERBS`; the extractor's
+  past-form recognition lists are still its own, see :mod:`memory_core.text._forms`):
+  conjugation for formation (:func:`third_person`, :func:`undo_third_person`, :func:`gerund`,
   :func:`irregular_past`) and base forms and inflections for retrieval's query expansion
   (:func:`base_forms`, :func:`inflections`, :func:`variants`, :func:`same_word`);
 * the facet word table (:data:`FACETS`): the aspects beliefs are filed under and the words

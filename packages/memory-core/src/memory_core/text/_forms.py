@@ -2,8 +2,12 @@
 
 Formation conjugates (``third_person``, ``gerund``, a verb's past) and reads a verb back to its
 base; retrieval reduces a query keyword to its plausible base forms and re-inflects them. Both
-read the one table :data:`IRREGULAR_VERBS`. The rules are spelling rules, blind to any
-dictionary: a few non-words are generated, which match nothing and cost nothing.
+read the one table :data:`IRREGULAR_VERBS` for conjugation and base forms. The deterministic
+extractor still keeps its own recognition lists (``_IRREGULAR_PAST``, ``_PARTICIPLES`` in
+``formation/deterministic/lexicon.py``: "is this word a past form"); they disagree with the
+table on participles, so folding them in waits for a formation policy bump. The rules are
+spelling rules, blind to any dictionary: a few non-words are generated, which match nothing
+and cost nothing.
 """
 
 from __future__ import annotations
