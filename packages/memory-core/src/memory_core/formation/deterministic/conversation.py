@@ -71,9 +71,16 @@ many words at most: a recalled statement is read beside its cost."""
 _OBJECT_BOUNDARIES = frozenset(
     {"with", "because", "and", "but", "which", "who", "that", "when", "where", "while", "so"}
 )
-_LIST_TAIL = re.compile(r"^[^,]+(?:,\s*[^,]+)*,?\s+(?:and|or)\s+[^,]+$")
-"""The rest of a list after its first comma (``painting and reading``): a list keeps every item;
-any other comma ends the object (``such a relief to have it all done`` is not part of it)."""
+_LAST_ITEM = re.compile(r"(?:^|\s)(?:and|or)\s+[^,]+$")
+
+
+def _is_list_tail(tail: str) -> bool:
+    """Whether ``tail``, the rest of an object after its first comma, ends a list (``reading,
+    and hiking``; ``painting and reading``): a list keeps every item, any other comma ends the
+    object (``such a relief to have it all done`` is not part of it). Read segment by segment,
+    never by one backtracking pattern: a long comma list without ``and`` must stay linear."""
+    segments = tail.split(",")
+    return all(segments) and _LAST_ITEM.search(segments[-1]) is not None
 
 
 def _object(text: str, *, team: bool) -> str:
@@ -82,7 +89,7 @@ def _object(text: str, *, team: bool) -> str:
         out = pattern.sub(replacement, out)
     out = _NEW_CLAUSE.split(out, maxsplit=1)[0]
     head, comma, tail = out.partition(", ")
-    if comma and not _LIST_TAIL.match(tail):
+    if comma and not _is_list_tail(tail):
         out = head
     out = re.sub(r"\s+(?:lately|recently|these\s+days|nowadays)\b", "", out, flags=re.I)
     out = re.sub(r"(?:,?\s+(?:lol|haha|ha|tbh|btw|though|too|now|already))+$", "", out)

@@ -101,11 +101,13 @@ _TRAILING = re.compile(
     r"|for\s+now|already|again|full\s+stop|tbh|imo|imho|fwiw|honestly|lol|ha))+$",
     re.IGNORECASE,
 )
-_LIST_ITEM = (
-    r"(?:(?:my|our|the|a|an|some|two|three|four|five)\s+)?(?:(?!and\b|or\b)[\w'-]+\s*){1,3}"
-)
-_LIST_TAIL = rf"(?:{_LIST_ITEM},\s+)*{_LIST_ITEM},?\s+(?:and|or)\s+{_LIST_ITEM}[.!]?$"
-"""The rest of a list after one of its commas (``my aunt and my grandma``): not a cut."""
+_LIST_DETERMINER = r"(?:my|our|the|a|an|some|two|three|four|five)"
+_LIST_WORD = rf"(?!(?:and|or|{_LIST_DETERMINER})\b)[\w'-]+"
+_LIST_ITEM = rf"(?:{_LIST_DETERMINER}\s+)?{_LIST_WORD}(?:\s+{_LIST_WORD}){{0,2}}"
+_LIST_TAIL = rf"(?:{_LIST_ITEM},\s+){{0,8}}{_LIST_ITEM},?\s+(?:and|or)\s+{_LIST_ITEM}[.!]?$"
+"""The rest of a list after one of its commas (``my aunt and my grandma``): not a cut. An item
+reads one way only (a determiner is never one of its words) and at most ten items follow a
+comma, so each comma's look-ahead is bounded and a long sentence of commas stays linear."""
 _OBJECT_CUT = re.compile(
     r",\s+(?!(?:and|or)\b)(?!"
     + _LIST_TAIL
