@@ -66,9 +66,11 @@ def test_fold_and_matching_key(text: str, folded: str, key: str) -> None:
 
 
 def test_the_subject_key_set_is_the_postgresql_index_set() -> None:
-    # memory_store_pg migration 0004 indexes rtrim(subject_key, ' .!?;:,'): a change here is a
-    # change to that index and needs a migration.
-    assert TRAILING_PUNCTUATION == " .!?;:,"
+    """Migration 0004 indexes ``rtrim(subject_key, ...)`` with a literal set: a change to the
+    key's set is a change to that index and needs a migration."""
+    from memory_store_pg.migrations.versions import rev_0004_subject_match_index as rev_0004
+
+    assert f"rtrim(subject_key, '{TRAILING_PUNCTUATION}')" == rev_0004._MATCH_KEY
     assert LABEL_TRAILING_PUNCTUATION == TRAILING_PUNCTUATION + "…"
 
 

@@ -24,6 +24,7 @@ from memory_core.formation.deterministic.rules_relations import _appositive_rela
 from memory_core.formation.deterministic.rules_team import team_change
 from memory_core.formation.deterministic.screening import (
     _ADVERBS,
+    _HEDGE_WORDS,
     _HEDGED,
     _normalize_clause,
     _supply_subject,
@@ -63,13 +64,7 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
     )
 
 
-_NOT_A_STATEMENT = re.compile(
-    r"\b(?:maybe|perhaps|possibly|probably|might|could|should|must|would|wish|hope|hopefully"
-    r"|someday|one\s+day|considering|thinking\s+(?:about|of)|I\s+think|I\s+guess|I\s+believe(?!\s+in\b)"
-    r"|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of|shall|(?-i:may)"
-    r"|(?-i:will))\b|'ll\b",
-    re.IGNORECASE,
-)
+_NOT_A_STATEMENT = re.compile(r"\b(?:" + _HEDGE_WORDS + r"|would)\b|'ll\b", re.IGNORECASE)
 """The hedges and modals that keep a clause from being a statement, even unread as a plan."""
 
 

@@ -216,7 +216,7 @@ def _antecedent_thing(proposal: _Proposal) -> str | None:
     words: list[str] = []
     for word in obj.split():
         lower = word.casefold()
-        if not words and (lower in _THING_END or lower == "to"):
+        if not words and lower in _THING_END:
             return None  # ``wanted to blend ...``, ``talked to a friend``: no thing named
         if lower in _THING_END or lower in ("and", "but", "-") or word.endswith(","):
             if lower == "to":

@@ -59,6 +59,15 @@ def _ends_here(rest: str) -> bool:
     return first in _ADVERB_NEXT or first in _MAIN_VERB_NEXT or _is_past(first)
 
 
+def _leading_time(text: str) -> tuple[str, str] | None:
+    """A time phrase opening ``text``: the phrase as said (after a space) and what follows it."""
+    stripped = text.strip()
+    timed, phrase = take_time(stripped)
+    if phrase is None or not stripped.casefold().startswith(phrase.phrase.split()[0]):
+        return None
+    return " " + stripped[: len(stripped) - len(timed)].strip(" ,"), timed
+
+
 def relative_event(clause: str) -> str | None:
     """``The scarf I knitted for my niece was a hit`` -> ``I knitted the scarf for my niece``:
     the user's past act an object relative clause presupposes, whatever the main clause says
@@ -77,18 +86,18 @@ def relative_event(clause: str) -> str | None:
     ):
         return None
     rest, when = match.group("rest"), ""
-    timed, phrase = take_time(rest.strip())
-    if phrase is not None and rest.strip().casefold().startswith(phrase.phrase.split()[0]):
-        when, rest = " " + rest.strip()[: len(rest.strip()) - len(timed)].strip(" ,"), " " + timed
+    opening = _leading_time(rest)
+    if opening is not None:
+        when, rest = opening[0], " " + opening[1]
     noun_first = match.group("det")
     stranded = re.match(
         r"^\s+(?P<prep>to|for|with|about|at|on|in|from|up|out)\b(?P<rest>.*)$", rest
     )
     if not when and stranded is not None:
         after = stranded.group("rest")
-        timed, phrase = take_time(after.strip())
-        if phrase is not None and after.strip().casefold().startswith(phrase.phrase.split()[0]):
-            when, after = " " + after.strip()[: len(after.strip()) - len(timed)].strip(" ,"), ""
+        opening = _leading_time(after)
+        if opening is not None:
+            when, after = opening[0], ""
         if when or _ends_here(after):
             # ``the parade I went to last week``: the preposition goes before its object.
             noun_first = f"{stranded.group('prep')} {noun_first}"

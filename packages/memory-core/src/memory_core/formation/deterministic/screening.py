@@ -29,12 +29,16 @@ _CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 """A conditional makes the whole sentence hypothetical (``If I move, I will...``)."""
+_HEDGE_WORDS = (
+    r"maybe|perhaps|possibly|probably|might|could|should|must|wish|hope|hopefully|someday"
+    r"|one\s+day|thinking\s+(?:about|of)|considering|shall|I\s+think|I\s+guess"
+    r"|I\s+believe(?!\s+in\b)|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of"
+    r"|(?-i:may)|(?-i:will)"
+)
+"""The hedges and modals both the plan reading and the statement screen refuse on."""
 _HEDGED = re.compile(
-    r"\b(?:maybe|perhaps|possibly|probably|might|could|should|must|would(?!\s+(?:much\s+)?(?:rather|prefer))"
-    r"|wish|hope|hopefully|someday|one\s+day|thinking\s+(?:about|of)|considering"
-    r"|planning\s+(?:on|to)|plan\s+to|want\s+to|wanna|going\s+to|gonna|shall|I\s+think"
-    r"|I\s+guess|I\s+believe(?!\s+in\b)|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of"
-    r"|(?-i:may)|(?-i:will))\b|'ll\b",
+    r"\b(?:" + _HEDGE_WORDS + r"|would(?!\s+(?:much\s+)?(?:rather|prefer))"
+    r"|planning\s+(?:on|to)|plan\s+to|want\s+to|wanna|going\s+to|gonna)\b|'ll\b",
     re.IGNORECASE,
 )
 """A modal or hedge makes its clause a possibility, not a statement."""
