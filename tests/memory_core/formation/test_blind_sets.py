@@ -33,6 +33,10 @@ lower them to admit a regression.
 * ``relative_clause_cases.json`` (blind set 11, 22 expected beliefs): the user's past act in an
   object relative clause (``The scarf I knitted for my niece was a hit``) formed nothing when
   the main clause did not.
+* ``routines_and_roles_cases.json`` (blind set 12, 22 expected beliefs): a habit written with
+  an intransitive verb was filed under its adjunct (``I swim before work`` -> ``work``), a habit
+  the user started or took up was an event, and teaching or working at a place named with
+  ``the`` (``the Museum of Flight``) was not employment.
 """
 
 from __future__ import annotations
@@ -63,14 +67,16 @@ FLOORS = {
     "time_and_subordinate_cases.json": 22,
     "weekdays_and_seasons_cases.json": 22,
     "relative_clause_cases.json": 19,
+    "routines_and_roles_cases.json": 4,
 }
-"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0 and 0 before the change each file guards."""
+"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0 and 4 before the change each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
     "time_and_subordinate_cases.json": 22,
     "weekdays_and_seasons_cases.json": 22,
     "relative_clause_cases.json": 22,
+    "routines_and_roles_cases.json": 22,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
