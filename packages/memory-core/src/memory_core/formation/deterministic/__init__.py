@@ -4,7 +4,8 @@ Modules: :mod:`.lexicon` (word lists, one relation table), :mod:`.screening` (wh
 clause normalization), :mod:`.phrases` (noun phrases, proposals), the rule families
 :mod:`.rules_profile`, :mod:`.rules_preferences`, :mod:`.rules_relations`, :mod:`.rules_clauses`
 (subordinate clauses, gerund subjects, ``it`` resolved in the turn), :mod:`.rules_relative`
-(an act in an object relative clause), :mod:`.retraction`
+(an act in an object relative clause), :mod:`.rules_habits` (what a habit is about),
+:mod:`.retraction`
 (rule order and retractions), :mod:`.reading` (one clause) and :mod:`.extractor` (a turn).
 
 
@@ -18,7 +19,7 @@ Subjects are lowercase noun phrases, derived by one of three rules:
 
 1. **Slots.** A single-valued attribute has a fixed slot name, so a newer statement about it
    supersedes the older one: ``home location`` (live in, have lived in, moved to, based in),
-   ``employment`` (works at/for, joined, on the X team at Y), ``team`` (on the X team),
+   ``employment`` (works at/for, teaches at, joined, on the X team at Y), ``team`` (on the X team),
    ``role`` (works as, job title), ``work arrangement``, ``commute`` (bike/walk/drive to work,
    take the train to work, commute by bus), ``vehicle`` (drives), ``diet``, ``native
    language``, ``hometown``, ``age``, ``name``, ``birthday``, ``timezone``, ``pronouns``,
@@ -28,7 +29,8 @@ Subjects are lowercase noun phrases, derived by one of three rules:
    ``dietary restrictions``, ``nationality``, ``project decision``).
 3. **Things.** Otherwise the subject is the head noun phrase of the object (determiners and
    trailing prepositional phrases removed): ``I use Neovim for everything`` -> ``neovim``,
-   ``I have an Apple Watch`` -> ``apple watch``, ``I love hiking`` -> ``hiking``.
+   ``I have an Apple Watch`` -> ``apple watch``, ``I love hiking`` -> ``hiking``. A habit
+   whose verb acts on nothing is about the activity (``I swim before work`` -> ``swimming``).
 
 Relationships form from ``My wife is Morgan``, ``Morgan is my wife``, ``I have a sister named
 Ana`` and from a name in apposition anywhere in a clause (``My son Leo starts school``, ``my

@@ -111,9 +111,11 @@ def _clean_object(phrase: str, *, cut: re.Pattern[str] = _OBJECT_CUT) -> str:
 
 
 def _named(obj: str, clause: str) -> bool:
-    """True when ``obj`` reads as a proper name: capitalized, or written by someone who
-    capitalizes nothing, not even "I" (``i live in seattle``)."""
-    return obj[:1].isupper() or not any(c.isupper() for c in clause)
+    """True when ``obj`` reads as a proper name: capitalized (after a leading ``the``: ``the
+    Museum of Flight``), or written by someone who capitalizes nothing, not even "I" (``i live
+    in seattle``)."""
+    name = obj[4:] if obj[:4].casefold() == "the " else obj
+    return name[:1].isupper() or not any(c.isupper() for c in clause)
 
 
 def _usable(obj: str) -> bool:

@@ -63,6 +63,11 @@ from memory_core.formation.deterministic.lexicon import (
     _words,
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal
+from memory_core.formation.deterministic.rules_habits import (
+    canonical_activity,
+    habit_subject,
+    habit_taken_up,
+)
 from memory_core.formation.deterministic.rules_plans import _feeling
 from memory_core.formation.deterministic.screening import _REPORTED_CLAUSE
 from memory_core.formation.deterministic.timing import TimePhrase, take_time
@@ -177,7 +182,7 @@ def event_readings(clause: str) -> list[_Proposal]:
         and aux.casefold() in ("am", "was", "are", "were")
         and not (verb.casefold().endswith(("ing", "ed")) or verb.casefold() in _IRREGULAR_PAST)
     ):
-        pursuit = _canonical_activity(f"{verb} {obj}")
+        pursuit = canonical_activity(f"{verb} {obj}")
         if pursuit is not None and who == "User" and when is None and aux.casefold() == "am":
             return _activity(f"User is {_object(f'{verb} {obj}', team=team)}", pursuit)
         return _feeling(who, aux, f"{verb} {obj}".strip(), plural=plural, when=when, team=team)
@@ -226,8 +231,15 @@ def event_readings(clause: str) -> list[_Proposal]:
         and not (lower_aux in ("am", "are") and not verb.casefold().endswith("ing"))
     )
     if ongoing:
-        subject = _canonical_activity(f"{verb} {statement_obj}") or subject
+        subject = (
+            canonical_activity(f"{verb} {statement_obj}")
+            or habit_subject(verb, statement_obj)
+            or subject
+        )
         return _activity(collapse(f"{who} {predicate} {statement_obj}"), subject)
+    taken_up = habit_taken_up(verb, statement_obj) if who == "User" and when is None else None
+    if taken_up is not None:
+        return _activity(collapse(f"{who} {predicate} {statement_obj}"), taken_up)
     proposals = _proposal(who, predicate, statement_obj, subject, when, past=past)
     return [_with(p, exclusive=True) for p in proposals] if exclusive else proposals
 
@@ -277,28 +289,6 @@ _TRAVEL = re.compile(
 
 _PLANNING_VERBS = _words("planning going heading flying traveling travelling leaving visiting")
 """Progressive verbs that state a plan (a dated event), not an ongoing activity."""
-
-_CANONICAL_ACTIVITIES = (
-    (re.compile(r"^saving\s+(?:up\s+)?(?:for|toward|towards)\b", re.I), "savings goal"),
-    (
-        re.compile(r"^(?:apartment|house|flat|home)\s+(?:hunting|searching)\b", re.I),
-        "apartment search",
-    ),
-    (
-        re.compile(r"^looking\s+for\s+(?:an?\s+)?(?:apartment|flat|house|place)\b", re.I),
-        "apartment search",
-    ),
-    (re.compile(r"^(?:studying|preparing|cramming)\s+for\b", re.I), "exam"),
-)
-"""Ongoing pursuits with one canonical subject each, so the next statement of the same pursuit
-supersedes the last (``saving for a condo`` then ``saving for a car``)."""
-
-
-def _canonical_activity(phrase: str) -> str | None:
-    return next(
-        (subject for pattern, subject in _CANONICAL_ACTIVITIES if pattern.match(phrase)), None
-    )
-
 
 _MY_THING = re.compile(
     r"^my\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?P<verb>is|are|was|were)\s+"

@@ -79,12 +79,23 @@ _JOINED = re.compile(
     r"|started\s+working\s+(?:at|for)|got\s+a\s+(?:new\s+)?job\s+(?:at|with))\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
+_TEACH = re.compile(
+    _I + r"(?:teach|am\s+teaching|have\s+been\s+teaching)\s+(?P<what>[\w\s'-]{1,40}?)"
+    r"\s+(?P<prep>at|for)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+"""``I teach biology at Riverside High``: a job at a named place (what is taught stays in the
+statement)."""
 _WORK_AS = re.compile(_I + r"(?:work|am\s+working)\s+as\s+(?P<obj>.+)$", re.IGNORECASE)
 _ARRANGEMENT = re.compile(
     _I + r"(?:work|am\s+working)\s+(?P<obj>remotely|from\s+home|from\s+the\s+office"
     r"|in\s+the\s+office|on-?site|hybrid|part[-\s]time|full[-\s]time|night\s+shifts?|nights"
-    r"|weekends)\b",
+    r"|weekends)\b(?P<days>\s+on\s+(?:\w+days?|weekends?)(?:(?:,\s*|\s+and\s+)\w+days?)*\b)?",
     re.IGNORECASE,
+)
+"""``I work from home on Mondays and Fridays``: the arrangement, with the days it holds on."""
+_WEEKDAYS = re.compile(
+    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^weekdays?$|^weekends?$", re.IGNORECASE
 )
 
 
@@ -112,6 +123,12 @@ def _rule_work(clause: str) -> list[_Proposal]:
         if not _usable(obj) or not _named(obj, clause):
             return []
         return [_p(BeliefType.USER_MODEL_ATTR, "employment", "works at", obj)]
+    if (match := _TEACH.match(clause)) is not None:
+        obj = _clean_object(match.group("obj"), cut=_EMPLOYER_CUT)
+        what = collapse(match.group("what"))
+        if _usable(obj) and _named(obj, clause) and what.split()[0].casefold() not in ("my", "a"):
+            place = f"{what} {match.group('prep').casefold()} {_third_person_object(obj)}"
+            return [_p(BeliefType.USER_MODEL_ATTR, "employment", "teaches", place)]
     if (match := _WORK_AS.match(clause)) is not None:
         obj = _third_person_object(_clean_object(match.group("obj")))
         if not _usable(obj):
@@ -120,6 +137,9 @@ def _rule_work(clause: str) -> list[_Proposal]:
         return [_p(BeliefType.USER_MODEL_ATTR, subject, "works as", obj)]
     if (match := _ARRANGEMENT.match(clause)) is not None:
         obj = collapse(match.group("obj"))
+        days = match.group("days")
+        if days and all(_WEEKDAYS.match(w) for w in re.findall(r"\w+", days)[1:] if w != "and"):
+            obj = f"{obj} {collapse(days)}"
         return [_p(BeliefType.USER_MODEL_ATTR, "work arrangement", "works", obj)]
     return []
 
