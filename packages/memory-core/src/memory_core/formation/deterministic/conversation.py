@@ -202,12 +202,27 @@ _INFINITIVE_TAKERS = frozenset(
 )
 
 
+_LIGHT_VERBS = frozenset({"get", "be", "stay", "keep", "become"})
+_DEGREE_WORDS = frozenset({"better", "back", "good", "more", "less", "worse", "really"})
+
+
 def _activity_subject(verb: str, obj: str) -> str:
     """The subject of an activity: what it acts on, else the activity itself (``painting``)."""
     spent = _SPENT_TIME.match(obj)
     if spent is not None:
         return spent.group("gerund").casefold()
     words = obj.split()
+    if (
+        verb.casefold() in _INFINITIVE_TAKERS
+        and len(words) >= 3
+        and words[0].casefold() == "to"
+        and words[1].casefold() in _LIGHT_VERBS
+    ):
+        # ``trying to get better at chess``: a light verb is about what follows it.
+        rest = [w for w in words[2:] if w.casefold() not in _DEGREE_WORDS] or words[2:]
+        thing = _thing(" ".join(rest))
+        if thing:
+            return thing
     if (
         verb.casefold() in _INFINITIVE_TAKERS
         and len(words) >= 2
@@ -323,6 +338,8 @@ _NOT_A_NOUN = frozenset(
     {"is", "was", "so", "too", "very", "much", "one", "ones", "way", "stuff", "thing", "things"}
     # ``I framed this when I ...``: a subordinate clause after the pronoun names nothing.
     | {"when", "after", "before", "because", "since", "while", "once", "if", "until"}
+    # ``getting this wrong``: a complement after the pronoun names nothing either.
+    | {"wrong", "right", "done", "better", "worse", "together", "apart", "again", "now"}
     | set(_PREPOSITIONS)
     | set(_PARTICLES)
 )

@@ -48,6 +48,7 @@ from memory_core.formation.deterministic.conversation import (
     _proposal,
     _strip_adverbs,
     _thing,
+    _verb_base,
     _with,
 )
 from memory_core.formation.deterministic.lexicon import (
@@ -69,7 +70,13 @@ from memory_core.formation.deterministic.rules_habits import (
     habit_taken_up,
 )
 from memory_core.formation.deterministic.rules_plans import _feeling
-from memory_core.formation.deterministic.screening import _REPORTED_CLAUSE
+from memory_core.formation.deterministic.screening import (
+    _GERUND_OF_NOTHING,
+    _MOTION_VERBS,
+    _NO_DESTINATION,
+    _RECIPROCAL,
+    _REPORTED_CLAUSE,
+)
 from memory_core.formation.deterministic.timing import TimePhrase, take_time
 from memory_core.text import collapse
 
@@ -105,7 +112,7 @@ def event_readings(clause: str) -> list[_Proposal]:
     """Read a first-person (or family) declarative clause as an event, activity or feeling."""
     text, when = take_time(clause)
     text = _VAGUE_TIME.sub("", _LEADING_PHRASE.sub("", text)).strip(" ,")
-    if _LISTENER.search(text) or _SPECULATIVE.search(text):
+    if _LISTENER.search(text) or _SPECULATIVE.search(text) or _RECIPROCAL.search(text):
         return []
     parts = _clause_parts(text)
     if parts is None:
@@ -194,6 +201,10 @@ def event_readings(clause: str) -> list[_Proposal]:
         return []
     if _LOCATIVE_PRONOUN.search(statement_obj) or _pronoun_only(obj):
         return []
+    if _GERUND_OF_NOTHING.search(statement_obj):
+        return []  # ``I keep forgetting that``: the gerund acts on a referent named elsewhere
+    if _verb_base(verb) in _MOTION_VERBS and _NO_DESTINATION.match(statement_obj):
+        return []  # ``I go on Tuesday nights``: where to is said elsewhere
     own = family if who.startswith("User's") else None
     subject = own or _activity_subject(verb, statement_obj)
     words = statement_obj.split()

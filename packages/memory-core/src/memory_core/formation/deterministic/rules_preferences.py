@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
+from memory_core.formation.deterministic.conversation import _proposal
 from memory_core.formation.deterministic.lexicon import (
     _CONDITION_SUFFIX,
     _CONDITIONS,
     _PRONOUN_OBJECTS,
+    _TRANSIENT,
     _TRANSIENT_HEADS,
     _words,
 )
@@ -26,6 +28,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.rules_relations import _relationship_from_have
+from memory_core.formation.deterministic.timing import take_time
 from memory_core.text import collapse
 
 _PREFER = re.compile(
@@ -173,6 +176,16 @@ def _rule_have(clause: str) -> list[_Proposal]:
     relation = _relationship_from_have(raw)
     if relation is not None:
         return [relation]
+    undated, when = take_time(raw)
+    if when is not None and verb in ("have", "have got", "got") and still is None:
+        # ``I have a job interview tomorrow``, ``I got a puppy two weeks ago``: a dated event,
+        # not a possession held.
+        thing = _third_person_object(_clean_object(undated))
+        subject = head_phrase(thing)
+        if not subject or not _usable(thing) or subject.split()[-1] in _TRANSIENT:
+            return []
+        past = verb == "got"
+        return _proposal("User", "got" if past else "has", thing, subject, when, past=past)
     obj = _clean_object(raw)
     predicate = "owns" if verb == "own" else "has"
     if still is not None:

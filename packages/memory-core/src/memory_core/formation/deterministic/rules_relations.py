@@ -27,6 +27,13 @@ from memory_core.formation.deterministic.phrases import (
 from memory_core.formation.deterministic.screening import _ADVERBS
 from memory_core.text import collapse
 
+_COMPOUND_HEAD = re.compile(
+    r"^\s+(?!(?:and|or|but|so|who|that|which|whose|named|called|in|at|from|with|of|for|on|to"
+    r"|back|here|there|too|now|as|living|i)\b)[a-z]+\b"
+)
+"""A lowercase word right after the relation word makes it a modifier (``a dentist
+appointment``, ``a dog bed``): the thing had is no relation."""
+
 
 def _relationship_from_have(raw: str) -> _Proposal | None:
     match = re.match(
@@ -35,7 +42,7 @@ def _relationship_from_have(raw: str) -> _Proposal | None:
         raw,
         re.IGNORECASE,
     )
-    if match is None:
+    if match is None or _COMPOUND_HEAD.match(raw[match.end() :]):
         return None
     rel = match.group("rel").casefold()
     name = _clean_name(match.group("name")) if match.group("name") else None

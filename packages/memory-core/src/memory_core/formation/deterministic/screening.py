@@ -359,3 +359,14 @@ def _supply_subject(text: str) -> str:
         if pattern.match(text):
             return lead + text[:1].lower() + text[1:]
     return text
+
+
+_RECIPROCAL = re.compile(r"\b(?:each\s+other|one\s+another)\b", re.IGNORECASE)
+"""``We've known each other since kindergarten``: what holds between people, not of the user."""
+_GERUND_OF_NOTHING = re.compile(r"\b\w{2,}ing\s+(?:it|this|that|them)$", re.IGNORECASE)
+_MOTION_VERBS = _words("go come head")
+_NO_DESTINATION = re.compile(
+    r"^(?:on|every|most|each|at\s+(?:night|noon|\d)|in\s+the\s+(?:morning|afternoon|evening))\b",
+    re.IGNORECASE,
+)
+"""What a motion verb with no destination opens with: a time (``on Tuesday nights``)."""

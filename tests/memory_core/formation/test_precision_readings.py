@@ -1,0 +1,85 @@
+"""Readings that formed a wrong belief, and what they form now.
+
+The cases were written before the change, with invented text, and formed the expected
+belief (or, for the clauses that must form nothing, nothing) in 2 of 11 cases:
+``trying to get back into shape`` was about ``getting``; ``a dentist appointment next week``
+was a relationship with a dentist; ``a job interview tomorrow`` was a possession whose subject
+held the time; ``We've known each other`` formed ``User has known each other``; ``getting
+this wrong`` and ``forgetting that`` formed about a referent named elsewhere; ``I go on Tuesday
+nights`` formed a habit about Tuesday.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_core.formation import DeterministicExtractor, Turn, screen_turn
+
+
+def _read(text: str) -> list[tuple[str, str, str]]:
+    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)  # a Monday
+    turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
+    return [
+        (c.belief_type.value, c.subject, c.statement)
+        for c in DeterministicExtractor().extract(turn)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm trying to get back into shape.",
+            ("user_model_attr", "shape", "User is trying to get back into shape."),
+        ),
+        (
+            "I'm trying to get better at chess.",
+            ("user_model_attr", "chess", "User is trying to get better at chess."),
+        ),
+        (
+            "I have a dentist appointment next week.",
+            (
+                "fact",
+                "dentist appointment",
+                "User has a dentist appointment in the week of 2026-01-12.",
+            ),
+        ),
+        (
+            "I have a job interview tomorrow.",
+            ("fact", "job interview", "User has a job interview on 2026-01-06."),
+        ),
+        (
+            "I got a puppy two weeks ago.",
+            ("fact", "puppy", "User got a puppy in the week of 2025-12-22."),
+        ),
+        (
+            "I go to choir on Tuesday nights.",
+            ("user_model_attr", "choir", "User goes to choir on Tuesday nights."),
+        ),
+        (
+            "I have a sister who lives in Ohio.",
+            ("relationship", "sister", "User has a sister who lives in Ohio."),
+        ),
+        ("I got a new bike.", ("user_model_attr", "bike", "User has a new bike.")),
+    ],
+)
+def test_the_clause_forms_what_it_says(text: str, expected: tuple[str, str, str]) -> None:
+    assert expected in _read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("We've known each other since kindergarten.", "each other"),
+        ("My cousin and I have known each other forever.", "each other"),
+        ("I've been getting this wrong.", "this"),
+        ("I keep forgetting that.", "forgetting"),
+        ("I go on Tuesday nights.", "goes on"),
+        ("I went yesterday.", "User went"),
+        ("I have a dentist appointment next week.", "User has a dentist."),
+    ],
+)
+def test_nothing_forms_about_a_referent_the_clause_does_not_name(text: str, forbidden: str) -> None:
+    assert not [s for _, _, s in _read(text) if forbidden.casefold() in s.casefold()]
