@@ -1,5 +1,9 @@
 """Shared fixtures and the gate plugin.
 
+Hypothesis: under ``CI=true`` (``.ci/run`` sets it) the ``ci`` profile derandomizes the
+property tests, so a rare generated counterexample is found by a developer's randomized run,
+never as a flake on the one CI run that decides whether work lands.
+
 Gate plugin: every test marked ``@pytest.mark.gate(id)`` must name a registered gate; after the
 run, an implemented gate whose collected tests all skipped fails the session (a gate is proven
 by a passing test, not by a skipped one). ``--gate-report`` prints the gate table.
@@ -15,9 +19,14 @@ from datetime import UTC, datetime
 
 import pytest
 from _support.chat_server import ChatServer
+from hypothesis import settings
 
 from memory_bench.gates import GATES, GATES_BY_ID
 from memory_core import InMemoryStorage, Principal, Storage
+
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI") == "true":
+    settings.load_profile("ci")
 
 STORAGE_FACTORIES: dict[str, Callable[[], Iterator[Storage]]] = {}
 """Adapter name -> generator yielding a fresh, isolated storage tier (contract suites)."""
