@@ -124,6 +124,28 @@ def test_non_matches_agree(pg_module: PostgresStorage, statement: str, term: str
     assert not _matches(pg_module, principal, term)
 
 
+@pytest.mark.parametrize(
+    ("statement", "term"),
+    [
+        ("Deadline is 2024-03-01.", "03"),  # PostgreSQL: 2024, -03, -01
+        ("Deadline is 2024-03-01.", "01"),
+        ("Call 555-1234 after lunch.", "1234"),  # PostgreSQL: 555, -1234
+        ("It was -5 degrees.", "5"),  # PostgreSQL keeps the sign: -5
+        ("The build targets x86-64.", "64"),  # PostgreSQL: x86, -64
+    ],
+)
+def test_digits_after_a_hyphen_match_on_both_tiers(
+    pg_module: PostgresStorage, statement: str, term: str
+) -> None:
+    """PostgreSQL reads them as a signed integer; a digit term also searches its signed form."""
+    principal = _fresh_principal()
+    memory = InMemoryStorage()
+    for storage in (memory, pg_module):
+        storage.memories.put(_belief(principal, 1, "note", statement))
+    assert _matches(memory, principal, term)
+    assert _matches(pg_module, principal, term)
+
+
 # --- where the parsers divide differently ------------------------------------------------------
 
 
@@ -159,34 +181,6 @@ DIVERGENCES = [
         in_memory=True,
         postgres=False,
         why="PostgreSQL does not index the protocol of a URL",
-    ),
-    Divergence(
-        statement="Deadline is 2024-03-01.",
-        term="03",
-        in_memory=True,
-        postgres=False,
-        why="PostgreSQL reads a date as signed integers: 2024, -03, -01",
-    ),
-    Divergence(
-        statement="Call 555-1234 after lunch.",
-        term="1234",
-        in_memory=True,
-        postgres=False,
-        why="PostgreSQL reads a phone number as 555 and -1234",
-    ),
-    Divergence(
-        statement="It was -5 degrees.",
-        term="5",
-        in_memory=True,
-        postgres=False,
-        why="PostgreSQL keeps the sign of a number (-5)",
-    ),
-    Divergence(
-        statement="The build targets x86-64.",
-        term="64",
-        in_memory=True,
-        postgres=False,
-        why="PostgreSQL reads x86-64 as x86 and -64",
     ),
     Divergence(
         statement="Standup runs from 10 to 30 past.",

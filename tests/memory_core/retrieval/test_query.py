@@ -224,3 +224,10 @@ def test_a_short_word_is_never_reduced_by_derivation() -> None:
     assert derived_bases("nation") == frozenset()
     assert derived_bases("cement") == frozenset()
     assert derived_bases("ship") == frozenset()
+
+
+def test_a_month_name_reaches_the_iso_month_of_a_resolved_date() -> None:
+    query = QueryFormer().form("What did I do in January 2022?")
+    january = next(group for group in query.groups if group.label == "january")
+    assert "01" in january.lexemes and "01" in query.terms
+    assert not any("03" in group.lexemes for group in query.groups)

@@ -109,6 +109,13 @@ def test_in_turn_returns_only_what_the_turn_touches(world: Any, alice: Principal
     assert result.trace.returned == (b["portland"].id,)
 
 
+def test_a_month_in_the_question_finds_a_belief_dated_in_it(world: Any, alice: Principal) -> None:
+    january = world.put(alice, "User ran the Harbor 10k on 2026-01-21.", subject="harbor 10k")
+    march = world.put(alice, "User painted the fence on 2026-03-14.", subject="fence")
+    returned = world.recall(alice, "What did I do in January?").trace.returned
+    assert january.id in returned and march.id not in returned
+
+
 def test_lexical_matching_is_by_whole_lexeme(world: Any, alice: Principal) -> None:
     world.put(alice, "User works on the Apple account.", subject="account")
     app = world.put(alice, "User wrote the app in Rust.", subject="app")

@@ -151,8 +151,13 @@ def lexical_terms(terms: Iterable[str]) -> list[str]:
     """The distinct terms that can match, sorted: a term with no lexeme matches nothing.
 
     Lexemes are judged by the shared tokenizer, exactly as the in-memory tier drops such terms.
+    PostgreSQL's parser reads the digits after a hyphen as a signed integer (``2026-01-21`` is
+    ``2026``, ``-01``, ``-21``) where the shared tokenizer reads ``01`` and ``21``, so a term
+    of digits also searches its signed form: both tiers then find a resolved date by its day
+    or month.
     """
-    return sorted({term for term in terms if tokenize(term)})
+    kept = {term for term in terms if tokenize(term)}
+    return sorted(kept | {f"-{term}" for term in kept if term.isdigit()})
 
 
 _BELIEF_SELECT = "SELECT {columns} FROM memories".format(

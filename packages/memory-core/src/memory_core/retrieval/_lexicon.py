@@ -22,6 +22,10 @@ only, so both adapters receive the same terms and the lexical arm keeps its exac
   only, never loose associations, and cover the aspects personal memory commonly records;
   they are not fitted to any corpus. Editing them is a ranking change under the retrieval
   policy, like editing a ranking weight.
+* **Months.** Formation writes a resolved date in ISO form (``on 2022-01-21``, ``in the week
+  of 2023-07-24``), which the tokenizer splits into ``2022``, ``01``, ``21``. A month name in
+  the query reaches its number too, so "What did I do in January 2022?" meets the ``2022`` and
+  ``01`` of a belief dated then.
 """
 
 from __future__ import annotations
@@ -41,6 +45,19 @@ QUESTION_SCAFFOLDING: frozenset[str] = frozenset(
 in rarely contains them, so in a question they only widen the lexical match; the query former
 drops them from a question's keywords. Editing the list is a ranking change under the retrieval
 policy, like editing a facet."""
+
+
+MONTH_NUMBERS: dict[str, str] = {
+    name: f"{number:02d}"
+    for number, name in enumerate(
+        word_list(
+            "january february march april may june july august september october november",
+            "december",
+        ),
+        start=1,
+    )
+}
+"""Month name -> the two-digit month of an ISO date, added to the name's keyword group."""
 
 
 DEFAULT_FACETS: tuple[Facet, ...] = QUERY_FACETS

@@ -3,11 +3,11 @@
 A formed query has two parts, matching the two query-driven candidate arms:
 
 * ``terms``: the lexemes the lexical arm searches with (any-term, whole lexemes). They are the
-  turn's own keywords (shared tokenizer, stopwords removed), each keyword's inflections, and
-  the words of any facet a keyword cues (see ``memory_core.retrieval._lexicon``). ``groups``
-  keeps that structure so the lexical arm can rank by concepts matched rather than by raw
-  lexeme counts: a keyword and its inflections are one group of weight 1, a facet expansion
-  is one group of weight ``FACET_WEIGHT``.
+  turn's own keywords (shared tokenizer, stopwords removed), each keyword's inflections (and
+  a month name's ISO month number), and the words of any facet a keyword cues (see
+  ``memory_core.retrieval._lexicon``). ``groups`` keeps that structure so the lexical arm can
+  rank by concepts matched rather than by raw lexeme counts: a keyword and its inflections
+  are one group of weight 1, a facet expansion is one group of weight ``FACET_WEIGHT``.
 * ``subjects``: known subjects (of the principal's live beliefs) that the turn names, i.e.
   whose lexemes appear as a contiguous phrase in the turn, up to inflection.
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from memory_core.retrieval._lexicon import DEFAULT_FACETS, QUESTION_SCAFFOLDING
+from memory_core.retrieval._lexicon import DEFAULT_FACETS, MONTH_NUMBERS, QUESTION_SCAFFOLDING
 from memory_core.retrieval._memo import TEXT_KEY_CACHE_SIZE, fold_subject
 from memory_core.text import Facet, base_forms, same_word, variants, word_list
 from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
@@ -104,7 +104,7 @@ class QueryFormer:
             TermGroup(
                 kind="keyword",
                 label=keyword,
-                lexemes=tuple(sorted(variants(keyword) if self._inflect else {keyword})),
+                lexemes=tuple(sorted(_keyword_lexemes(keyword, inflect=self._inflect))),
                 weight=1.0,
             )
             for keyword in keywords
@@ -176,6 +176,14 @@ class QueryFormer:
             groups=groups,
             asks_person=not PERSON_QUESTION_WORDS.isdisjoint(tokenize(text)),
         )
+
+
+def _keyword_lexemes(keyword: str, *, inflect: bool) -> set[str]:
+    """A keyword's group: itself, its inflections, and a month name's ISO month number."""
+    out = set(variants(keyword)) if inflect else {keyword}
+    if keyword in MONTH_NUMBERS:
+        out.add(MONTH_NUMBERS[keyword])
+    return out
 
 
 QUESTION_OPENERS: frozenset[str] = frozenset(
