@@ -1,4 +1,5 @@
-"""Fixtures for the formation tests: a harness that opens sessions and records turns."""
+"""Fixtures for the formation tests: a harness that opens sessions and records turns, and a
+reader that runs the deterministic extractor over one hazard-screened message."""
 
 from __future__ import annotations
 
@@ -140,3 +141,23 @@ def harness(storage: Storage, alice: Principal) -> Harness:
 def make_harness() -> HarnessFactory:
     """A stateless factory of fresh in-memory harnesses (property tests build one per example)."""
     return build_harness
+
+
+Reading = tuple[str, str, str]
+"""One candidate as (belief type, subject, statement)."""
+
+
+@pytest.fixture
+def read() -> Callable[[str], list[Reading]]:
+    """What the deterministic extractor reads from one user message, screened like a turn, at
+    the case clock (Monday 2026-01-05 09:00 UTC)."""
+    from memory_core.formation import DeterministicExtractor, Turn, screen_turn
+
+    extractor = DeterministicExtractor()
+    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+    def reading(text: str) -> list[Reading]:
+        turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
+        return [(c.belief_type.value, c.subject, c.statement) for c in extractor.extract(turn)]
+
+    return reading

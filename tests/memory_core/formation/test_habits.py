@@ -7,20 +7,11 @@ introduces its object, a momentary start and a dated start keep their old readin
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 import pytest
 
-from memory_core.formation import DeterministicExtractor, Turn, screen_turn
-
-
-def _read(text: str) -> list[tuple[str, str, str]]:
-    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-    turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
-    return [
-        (c.belief_type.value, c.subject, c.statement)
-        for c in DeterministicExtractor().extract(turn)
-    ]
+Reader = Callable[[str], list[tuple[str, str, str]]]
 
 
 @pytest.mark.parametrize(
@@ -47,9 +38,9 @@ def _read(text: str) -> list[tuple[str, str, str]]:
     ],
 )
 def test_a_habit_or_job_is_filed_under_what_it_is_about(
-    text: str, expected: tuple[str, str]
+    read: Reader, text: str, expected: tuple[str, str]
 ) -> None:
-    assert expected in [(kind, subject) for kind, subject, _ in _read(text)]
+    assert expected in [(kind, subject) for kind, subject, _ in read(text)]
 
 
 @pytest.mark.parametrize(
@@ -66,9 +57,11 @@ def test_a_habit_or_job_is_filed_under_what_it_is_about(
         ),
     ],
 )
-def test_the_statement_keeps_the_days_and_the_place(text: str, statement: str) -> None:
-    assert statement in [said for _, _, said in _read(text)]
+def test_the_statement_keeps_the_days_and_the_place(
+    read: Reader, text: str, statement: str
+) -> None:
+    assert statement in [said for _, _, said in read(text)]
 
 
-def test_teaching_someone_at_home_is_no_job() -> None:
-    assert all(subject != "employment" for _, subject, _ in _read("I teach my kids at home."))
+def test_teaching_someone_at_home_is_no_job(read: Reader) -> None:
+    assert all(subject != "employment" for _, subject, _ in read("I teach my kids at home."))

@@ -11,20 +11,11 @@ nights`` formed a habit about Tuesday.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 import pytest
 
-from memory_core.formation import DeterministicExtractor, Turn, screen_turn
-
-
-def _read(text: str) -> list[tuple[str, str, str]]:
-    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)  # a Monday
-    turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
-    return [
-        (c.belief_type.value, c.subject, c.statement)
-        for c in DeterministicExtractor().extract(turn)
-    ]
+Reader = Callable[[str], list[tuple[str, str, str]]]
 
 
 @pytest.mark.parametrize(
@@ -65,8 +56,10 @@ def _read(text: str) -> list[tuple[str, str, str]]:
         ("I got a new bike.", ("user_model_attr", "bike", "User has a new bike.")),
     ],
 )
-def test_the_clause_forms_what_it_says(text: str, expected: tuple[str, str, str]) -> None:
-    assert expected in _read(text)
+def test_the_clause_forms_what_it_says(
+    read: Reader, text: str, expected: tuple[str, str, str]
+) -> None:
+    assert expected in read(text)
 
 
 @pytest.mark.parametrize(
@@ -81,5 +74,7 @@ def test_the_clause_forms_what_it_says(text: str, expected: tuple[str, str, str]
         ("I have a dentist appointment next week.", "User has a dentist."),
     ],
 )
-def test_nothing_forms_about_a_referent_the_clause_does_not_name(text: str, forbidden: str) -> None:
-    assert not [s for _, _, s in _read(text) if forbidden.casefold() in s.casefold()]
+def test_nothing_forms_about_a_referent_the_clause_does_not_name(
+    read: Reader, text: str, forbidden: str
+) -> None:
+    assert not [s for _, _, s in read(text) if forbidden.casefold() in s.casefold()]
