@@ -54,6 +54,10 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
             ("relationship", "sister", "User has a sister who lives in Ohio."),
         ),
         ("I got a new bike.", ("user_model_attr", "bike", "User has a new bike.")),
+        (
+            "I have a daughter aged five.",
+            ("relationship", "daughter", "User has a daughter aged five."),
+        ),
     ],
 )
 def test_the_clause_forms_what_it_says(

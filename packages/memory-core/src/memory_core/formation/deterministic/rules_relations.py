@@ -29,7 +29,7 @@ from memory_core.text import collapse
 
 _COMPOUND_HEAD = re.compile(
     r"^\s+(?!(?:and|or|but|so|who|that|which|whose|named|called|in|at|from|with|of|for|on|to"
-    r"|back|here|there|too|now|as|living|i)\b)[a-z]+\b"
+    r"|back|here|there|too|now|as|living|aged|i)\b)[a-z]+\b"
 )
 """A lowercase word right after the relation word makes it a modifier (``a dentist
 appointment``, ``a dog bed``): the thing had is no relation."""
