@@ -8,7 +8,7 @@ from collections.abc import Callable
 from memory_core.domain import Polarity
 from memory_core.formation._text import split_clauses
 from memory_core.formation.deterministic.answers import answer_readings
-from memory_core.formation.deterministic.conversation import _LISTENER
+from memory_core.formation.deterministic.conversation import _LISTENER, _is_past
 from memory_core.formation.deterministic.phrases import _Proposal
 from memory_core.formation.deterministic.reading import (
     ClauseReading,
@@ -152,15 +152,16 @@ _CLAUSE_OPENER = re.compile(
 
 def _sentence_parts(sentence: str) -> list[str]:
     """The sentence without a trailing purpose clause, split at a spaced dash that opens a new
-    clause (``I joined a choir - you should hear us``), each part read on its own. A dash
-    before a list or an apposition (``three things - a tent and a stove``) is kept."""
+    clause (``I joined a choir - you should hear us``) or a past act written without its ``I``
+    (``Wild month - adopted a rescue cat``), each part read on its own. A dash before a list or
+    an apposition (``three things - a tent and a stove``) is kept."""
     text = _PURPOSE_TAIL.sub("", cut_embedded_question(sentence))
     if text != sentence:
         text = text.rstrip(" ,.") + "."
     parts = _DASH.split(text)
     out = [parts[0]]
     for part in parts[1:]:
-        if _CLAUSE_OPENER.match(part):
+        if _CLAUSE_OPENER.match(part) or _is_past(part.split(" ", 1)[0]):
             out.append(part)
         else:
             out[-1] = f"{out[-1]} - {part}"
