@@ -61,8 +61,8 @@ def _beliefs(draw: st.DrawFn) -> list[Belief]:
     count = draw(st.integers(0, 30))
     out = []
     for index in range(count, 0, -1):  # newest (highest position) first
-        start = draw(st.integers(-5, 5))
-        span = draw(st.one_of(st.none(), st.integers(0, 8)))
+        start = draw(st.integers(-2, 2))
+        span = draw(st.one_of(st.none(), st.integers(0, 3)))
         out.append(
             Belief(
                 id=f"belief-{index:04d}",
@@ -100,8 +100,8 @@ _queries = st.builds(
         limit=limit,
     ),
     st.lists(st.sampled_from(SCOPES), min_size=1, max_size=3, unique=True),
-    st.frozensets(st.sampled_from(sorted(BeliefStatus))),
-    st.one_of(st.none(), st.integers(-6, 14)),
+    st.frozensets(st.sampled_from(sorted(BeliefStatus)), min_size=1),
+    st.one_of(st.none(), st.integers(-3, 5)),
     st.integers(0, 20),
     st.frozensets(st.integers(0, 30), max_size=6),
     st.one_of(st.none(), st.frozensets(st.sampled_from(TYPES))),

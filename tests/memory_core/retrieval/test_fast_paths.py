@@ -411,6 +411,26 @@ def test_budget_seating_with_lazy_lines_equals_rendering_every_line(
     assert select_within_budget(ranked, **arguments) == _reference_select(ranked, **arguments)
 
 
+def test_budget_seating_equals_rendering_every_line_at_every_token_budget() -> None:
+    # Every budget from one token up: each boundary where one more line fits is crossed, so a
+    # seated block counted a character short or long seats a different set somewhere.
+    ranked = [
+        _belief(statement=" ".join(WORDS[: 1 + n % len(WORDS)]) + ".", subject=f"s{n}")
+        for n in range(9)
+    ]
+    for max_tokens in range(1, 160):
+        for max_items, reserved in ((8, 0), (4, 2)):
+            arguments: dict[str, Any] = {
+                "header": render_header("in_turn"),
+                "render": render_line,
+                "max_items": max_items,
+                "max_tokens": max_tokens,
+                "reserved": reserved,
+            }
+            expected = _reference_select(ranked, **arguments)
+            assert select_within_budget(ranked, **arguments) == expected, max_tokens
+
+
 # named subjects -----------------------------------------------------------------------------
 
 
@@ -438,6 +458,8 @@ def _reference_named_subjects(text: str, known_subjects: Iterable[str]) -> tuple
     ),
     known=st.lists(st.sampled_from([*SUBJECTS, "Jazz  Clubs", "the a", "answer styles"])),
 )
+@example(words=["jazz", "clubs"], known=["jazz club"])  # one known subject, named
+@example(words=["jazz"], known=[])
 def test_named_subjects_equal_their_definition(words: list[str], known: list[str]) -> None:
     text = " ".join(words)
     assert QueryFormer().named_subjects(text, known) == _reference_named_subjects(text, known)
@@ -455,8 +477,8 @@ def test_newest_first_equals_sorting_by_position_then_id(
     positions: list[int], presorted: bool
 ) -> None:
     beliefs = [_belief(store_position=position) for position in positions]
-    if presorted:  # as a store returns them (ties, if any, stay unsorted by id)
-        beliefs.sort(key=lambda b: b.store_position, reverse=True)
+    if presorted:  # as a store returns them, ties (if any) in descending id order
+        beliefs.sort(key=lambda b: (b.store_position, b.id), reverse=True)
     expected = sorted(beliefs, key=lambda b: (-b.store_position, b.id))
     assert newest_first(beliefs) == expected
 
