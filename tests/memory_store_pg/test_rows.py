@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from memory_core import Authority, Belief, BeliefStatus, BeliefType, Polarity
-from memory_store_pg._rows import belief_from_row, belief_values, to_record
+from memory_store_pg._rows import belief_from_row, belief_values, beliefs_from_rows, to_record
 
 T0 = datetime(2026, 3, 2, 9, 0, 0, 123456, tzinfo=UTC)
 PLUS_TWO = timezone(timedelta(hours=2))
@@ -81,3 +81,27 @@ def test_a_converted_row_equals_the_validated_record(belief: Belief, zone: timez
         for name in ("valid_from", "last_evidence_at", "created_at", "updated_at")
     )
     assert converted.model_copy(update={"statement": "x"}).statement == "x"
+
+
+@pytest.mark.parametrize("zone", [UTC, PLUS_TWO])
+@pytest.mark.parametrize("shift", [0, 5, 13])
+def test_rows_read_by_position_equal_rows_read_by_name(zone: timezone, shift: int) -> None:
+    beliefs = [
+        _belief(),
+        _belief(id="b-0000002", valid_to=T0 + timedelta(days=2), conflicts_with=("b-0000001",)),
+    ]
+    mappings = [_row(b, zone=zone) for b in beliefs]
+    names = list(mappings[0])
+    columns = names[shift:] + names[:shift]  # any column order, extra columns included
+    rows = [tuple(m[name] for name in columns) for m in mappings]
+    read = beliefs_from_rows(columns, rows)
+    assert read == [belief_from_row(m) for m in mappings] == beliefs
+    assert [b.model_dump() for b in read] == [b.model_dump() for b in beliefs]
+    instants = [getattr(b, name) for b in read for name in Belief.model_fields]
+    assert all(value.tzinfo is UTC for value in instants if isinstance(value, datetime))
+
+
+def test_rows_missing_a_belief_column_are_refused() -> None:
+    names = [name for name in _row(_belief()) if name != "statement"]
+    with pytest.raises(TypeError, match="statement"):
+        beliefs_from_rows(names, [])

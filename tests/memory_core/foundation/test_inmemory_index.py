@@ -1,13 +1,14 @@
 """InMemoryMemoryStore serves lexical search from its per-principal inverted index.
 
 This suite is about the in-memory adapter's structure, not the port contract: it counts how
-many records the search evaluates against the query's predicates (``_passes``), so it proves
-that a lexical query touches only the records its terms or subjects index, not every row.
+many records the search evaluates against the query's predicates (the records its walk hands
+``_first_passing``), so it proves that a lexical query touches only the records its terms or
+subjects index, not every row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -74,15 +75,20 @@ def big_store() -> tuple[InMemoryMemoryStore, Principal, list[Belief]]:
 
 @pytest.fixture
 def counter(monkeypatch: pytest.MonkeyPatch) -> Counter:
-    """Count the records search evaluates against the structured predicates."""
+    """Count the records search evaluates against the structured predicates: those its walk
+    hands ``_first_passing``."""
     seen = Counter()
-    original: Callable[..., bool] = memory_module._passes
+    original: Callable[..., list[Belief]] = memory_module._first_passing
 
-    def counting(*args: object) -> bool:
-        seen.evaluated += 1
-        return original(*args)
+    def counting(walk: Iterable[Belief], *args: object) -> list[Belief]:
+        def counted() -> Iterator[Belief]:
+            for belief in walk:
+                seen.evaluated += 1
+                yield belief
 
-    monkeypatch.setattr(memory_module, "_passes", counting)
+        return original(counted(), *args)
+
+    monkeypatch.setattr(memory_module, "_first_passing", counting)
     return seen
 
 

@@ -3,7 +3,8 @@
 Each reference below is the definition the fast form replaced, kept here verbatim in
 meaning: the near-duplicate demotion comparing every earlier pair by ``jaccard``, the score
 through its helper functions, the lexical weights by set intersection, the budget seating with
-every line rendered up front, the named subjects folding and tokenizing every subject afresh.
+every line rendered up front, the named subjects folding and tokenizing every subject afresh,
+the arm order always sorted, the arms' defence-in-depth filter as a per-belief predicate.
 A fast form that disagrees with its reference on any input changes a ranking or a trace.
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memory_core.domain import Authority, Belief, BeliefStatus, BeliefType
+from memory_core.domain import LIVE_STATUSES, Authority, Belief, BeliefStatus, BeliefType, Principal
 from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights, load_profiles
 from memory_core.retrieval.query import QueryFormer, TermGroup, _find_phrase
 from memory_core.retrieval.ranking import (
@@ -34,6 +35,7 @@ from memory_core.retrieval.ranking import (
     lexical_weights,
     lifecycle_weight,
     min_shared,
+    newest_first,
     order,
     penalize_near_duplicates,
     reinforce_value,
@@ -43,6 +45,7 @@ from memory_core.retrieval.ranking import (
     select_within_budget,
 )
 from memory_core.retrieval.render import block_tokens, render_header, render_line
+from memory_core.retrieval.retriever import _Reads
 from memory_core.text import base_forms, fold, matching_key
 from memory_core.tokenizer import STOPWORDS, lexemes, tokenize
 
@@ -408,6 +411,26 @@ def test_budget_seating_with_lazy_lines_equals_rendering_every_line(
     assert select_within_budget(ranked, **arguments) == _reference_select(ranked, **arguments)
 
 
+def test_budget_seating_equals_rendering_every_line_at_every_token_budget() -> None:
+    # Every budget from one token up: each boundary where one more line fits is crossed, so a
+    # seated block counted a character short or long seats a different set somewhere.
+    ranked = [
+        _belief(statement=" ".join(WORDS[: 1 + n % len(WORDS)]) + ".", subject=f"s{n}")
+        for n in range(9)
+    ]
+    for max_tokens in range(1, 160):
+        for max_items, reserved in ((8, 0), (4, 2)):
+            arguments: dict[str, Any] = {
+                "header": render_header("in_turn"),
+                "render": render_line,
+                "max_items": max_items,
+                "max_tokens": max_tokens,
+                "reserved": reserved,
+            }
+            expected = _reference_select(ranked, **arguments)
+            assert select_within_budget(ranked, **arguments) == expected, max_tokens
+
+
 # named subjects -----------------------------------------------------------------------------
 
 
@@ -435,6 +458,68 @@ def _reference_named_subjects(text: str, known_subjects: Iterable[str]) -> tuple
     ),
     known=st.lists(st.sampled_from([*SUBJECTS, "Jazz  Clubs", "the a", "answer styles"])),
 )
+@example(words=["jazz", "clubs"], known=["jazz club"])  # one known subject, named
+@example(words=["jazz"], known=[])
 def test_named_subjects_equal_their_definition(words: list[str], known: list[str]) -> None:
     text = " ".join(words)
     assert QueryFormer().named_subjects(text, known) == _reference_named_subjects(text, known)
+
+
+# arm order and the defence-in-depth filter -------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    positions=st.lists(st.integers(1, 12), max_size=12),
+    presorted=st.booleans(),
+)
+def test_newest_first_equals_sorting_by_position_then_id(
+    positions: list[int], presorted: bool
+) -> None:
+    beliefs = [_belief(store_position=position) for position in positions]
+    if presorted:  # as a store returns them, ties (if any) in descending id order
+        beliefs.sort(key=lambda b: (b.store_position, b.id), reverse=True)
+    expected = sorted(beliefs, key=lambda b: (-b.store_position, b.id))
+    assert newest_first(beliefs) == expected
+
+
+def _reference_admits(reads: _Reads, belief: Belief) -> bool:
+    return (
+        belief.tenant_id == reads.principal.tenant_id
+        and belief.principal_id == reads.principal.principal_id
+        and belief.scope in reads.scopes
+        and belief.status in LIVE_STATUSES
+        and belief.id not in reads.exclude_ids
+        and belief.store_position > reads.min_store_position
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    beliefs=st.lists(
+        st.builds(
+            lambda belief, owner, position: belief.model_copy(
+                update={"principal_id": owner, "store_position": position}
+            ),
+            _beliefs,
+            st.sampled_from(["alice", "bob"]),
+            st.integers(1, 9),
+        ),
+        max_size=15,
+    ),
+    scopes=st.lists(st.sampled_from(["user", "general", "project:alpha"]), min_size=1),
+    floor=st.integers(0, 9),
+    excluded=st.integers(0, 15),
+)
+def test_admitted_keeps_exactly_what_the_per_belief_predicate_admits(
+    beliefs: list[Belief], scopes: list[str], floor: int, excluded: int
+) -> None:
+    reads = _Reads(
+        principal=Principal("tenant-1", "alice"),
+        scopes=tuple(scopes),
+        as_of=T0,
+        min_store_position=floor,
+        exclude_ids=frozenset(b.id for b in beliefs[:excluded:2]),
+        limit=64,
+    )
+    assert reads.admitted(beliefs) == [b for b in beliefs if _reference_admits(reads, b)]

@@ -82,13 +82,21 @@ def _tokens(text: str) -> tuple[str, ...]:
 
 
 def _scan(text: str) -> list[str]:
-    tokens: list[str] = []
     lowered = text.lower()
-    # Runs are found on a shadow of the text (same length) so combining marks join their word;
-    # the lexemes themselves are cut from the lowered text.
-    shadow = lowered if lowered.isascii() else _shadow(lowered)
-    for match in _RUN.finditer(shadow):
-        run = lowered[match.start() : match.end()]
+    if lowered.isascii():
+        # No combining mark: the text is its own shadow, and each run is the match itself.
+        runs: list[str] = _RUN.findall(lowered)
+    else:
+        # Runs are found on a shadow of the text (same length) so combining marks join their
+        # word; the lexemes themselves are cut from the lowered text.
+        runs = [lowered[m.start() : m.end()] for m in _RUN.finditer(_shadow(lowered))]
+    return _split_hyphens(runs) if "-" in lowered else runs
+
+
+def _split_hyphens(runs: list[str]) -> list[str]:
+    """Each run, followed by its non-empty parts when it is hyphenated."""
+    tokens: list[str] = []
+    for run in runs:
         tokens.append(run)
         if "-" in run:
             tokens.extend(part for part in run.split("-") if part)
@@ -147,4 +155,9 @@ def _term_group(term: str) -> frozenset[str]:
 
 def estimate_tokens(text: str) -> int:
     """Deterministic token estimate used by every budget: one token per four characters."""
-    return (len(text) + 3) // 4
+    return tokens_for_length(len(text))
+
+
+def tokens_for_length(length: int) -> int:
+    """``estimate_tokens`` of any text of ``length`` characters (it depends on nothing else)."""
+    return (length + 3) // 4

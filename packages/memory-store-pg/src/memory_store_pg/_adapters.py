@@ -66,8 +66,8 @@ from memory_store_pg._queries import (
 )
 from memory_store_pg._rows import (
     belief_copy_row,
-    belief_from_row,
     belief_values,
+    beliefs_from_rows,
     event_values,
     rejection_values,
     session_values,
@@ -659,8 +659,9 @@ class PostgresMemoryStore:
             owned_by(memories, principal), memories.c.id == belief_id
         )
         with self._db.connect(principal, write=False) as connection:
-            row = connection.execute(statement).mappings().one_or_none()
-        return None if row is None else belief_from_row(row)
+            result = connection.execute(statement)
+            columns, row = result.keys(), result.one_or_none()
+        return None if row is None else beliefs_from_rows(columns, [row])[0]
 
     def get_many(self, principal: Principal, belief_ids: Sequence[str]) -> list[Belief]:
         """The principal's beliefs among ``belief_ids`` (any status), sorted by id.
@@ -676,16 +677,18 @@ class PostgresMemoryStore:
             .order_by(memories.c.id)
         )
         with self._db.connect(principal, write=False) as connection:
-            rows = connection.execute(statement).mappings().all()
-        return [belief_from_row(row) for row in rows]
+            result = connection.execute(statement)
+            columns, rows = result.keys(), result.all()
+        return beliefs_from_rows(columns, rows)
 
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
         with self._db.connect(principal, write=False) as connection:
-            rows = connection.execute(list_statement(principal, statuses)).mappings().all()
-        return [belief_from_row(row) for row in rows]
+            result = connection.execute(list_statement(principal, statuses))
+            columns, rows = result.keys(), result.all()
+        return beliefs_from_rows(columns, rows)
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Beliefs passing the query's predicates, newest store position first, capped."""
@@ -694,8 +697,9 @@ class PostgresMemoryStore:
             return []
         sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
-            rows = connection.exec_driver_sql(sql, params).mappings().all()
-        return [belief_from_row(row) for row in rows]
+            result = connection.exec_driver_sql(sql, params)
+            columns, rows = result.keys(), result.all()
+        return beliefs_from_rows(columns, rows)
 
     def find_by_subject(
         self,
@@ -719,8 +723,9 @@ class PostgresMemoryStore:
             return []
         sql, params = lookup
         with self._db.connect(principal, write=False) as connection:
-            rows = connection.exec_driver_sql(sql, params).mappings().all()
-        return [belief_from_row(row) for row in rows]
+            result = connection.exec_driver_sql(sql, params)
+            columns, rows = result.keys(), result.all()
+        return beliefs_from_rows(columns, rows)
 
     def pinned(self) -> AbstractContextManager[None]:
         """Run the block's calls to this storage's ports on one pooled connection.
@@ -761,8 +766,9 @@ class PostgresMemoryStore:
             touched_before=touched,
         )
         with self._db.connect(principal, write=False) as connection:
-            rows = connection.execute(statement).mappings().all()
-        return [belief_from_row(row) for row in rows]
+            result = connection.execute(statement)
+            columns, rows = result.keys(), result.all()
+        return beliefs_from_rows(columns, rows)
 
     def list_principals_with_idle(
         self, evidence_before: datetime, limit: int, *, after: Principal | None = None

@@ -86,21 +86,40 @@ def check_schema_name(schema: str) -> str:
     return schema
 
 
+UTC_ZONE_ALIASES: frozenset[str] = frozenset(
+    {"Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "UCT", "Universal", "Zulu"}
+)
+"""Names of the zone ``UTC`` itself (tz database links to it): a session in one of them is
+renamed ``UTC`` when it connects (see :func:`create_engine`)."""
+
+
 def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Engine:
-    """An engine whose connections use ``schema`` (when given) as their search path."""
+    """An engine whose connections use ``schema`` (when given) as their search path.
+
+    A connection whose session zone (``TimeZone``) is another name of UTC
+    (:data:`UTC_ZONE_ALIASES`, e.g. a server's default ``Etc/UTC``) is set to ``UTC`` itself,
+    in the same statement as the search path: the same zone, so no value or comparison
+    changes, but psycopg then reads each ``timestamptz`` as ``datetime.UTC`` rather than as
+    a ``ZoneInfo``, and a read record needs no conversion per timestamp. Any other zone is
+    left as it is (records still come back in UTC, converted when read).
+    """
     connect_args: dict[str, Any] = {}
     if "connect_timeout" not in url.query:
         connect_args["connect_timeout"] = _CONNECT_TIMEOUT_SECONDS
     engine = sa.create_engine(url, connect_args=connect_args, **options)
-    if schema is not None:
-        search_path = f'SET search_path TO "{check_schema_name(schema)}"'
+    search_path = None if schema is None else f'SET search_path TO "{check_schema_name(schema)}"'
 
-        @sa.event.listens_for(engine, "connect")
-        def _set_search_path(dbapi_connection: psycopg.Connection[Any], _record: Any) -> None:
-            autocommit = dbapi_connection.autocommit
-            dbapi_connection.autocommit = True
-            dbapi_connection.execute(search_path)
-            dbapi_connection.autocommit = autocommit
+    @sa.event.listens_for(engine, "connect")
+    def _set_session(dbapi_connection: psycopg.Connection[Any], _record: Any) -> None:
+        settings = [] if search_path is None else [search_path]
+        if dbapi_connection.info.parameter_status("TimeZone") in UTC_ZONE_ALIASES:
+            settings.append("SET TIME ZONE 'UTC'")
+        if not settings:
+            return
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True
+        dbapi_connection.execute("; ".join(settings))
+        dbapi_connection.autocommit = autocommit
 
     return engine
 
@@ -207,6 +226,7 @@ __all__ = [
     "DATABASE_URL_ENV",
     "IDLE_PING_SECONDS",
     "RECYCLE_SECONDS",
+    "UTC_ZONE_ALIASES",
     "check_schema_name",
     "create_engine",
     "ping_after_idle",

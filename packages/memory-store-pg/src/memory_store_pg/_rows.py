@@ -6,10 +6,11 @@ Enums are stored by value, tuples as ``text[]``, nested records and dicts as ``j
 
 from __future__ import annotations
 
+import functools
 import json
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TypeVar
@@ -166,6 +167,43 @@ def belief_from_row(row: Mapping[Any, Any]) -> Belief:
         value = data[name]
         if value is not None:
             data[name] = read(value)
+    return _assembled(data)
+
+
+def beliefs_from_rows(columns: Iterable[str], rows: Iterable[Sequence[Any]]) -> list[Belief]:
+    """Rows whose values come in ``columns`` order (a result's keys) as ``Belief`` records,
+    each exactly what :func:`belief_from_row` makes of it as a mapping.
+
+    The fields are read by position, each column's place looked up once per column list
+    rather than once per value.
+    """
+    read = _positional_reader(tuple(columns))
+    return [read(row) for row in rows]
+
+
+@functools.lru_cache(maxsize=16)
+def _positional_reader(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], Belief]:
+    at = {name: index for index, name in enumerate(columns)}
+    missing = [name for name in _BELIEF_FIELDS if name not in at]
+    if missing:
+        raise TypeError(f"belief rows lack the columns {missing}")
+    places = tuple((name, at[name]) for name in _BELIEF_FIELDS)
+    conversions = tuple((name, at[name], read) for name, read in _BELIEF_READERS)
+
+    def read(row: Sequence[Any]) -> Belief:
+        values = tuple(row)
+        data = {name: values[index] for name, index in places}
+        for name, index, convert in conversions:
+            value = values[index]
+            if value is not None:
+                data[name] = convert(value)
+        return _assembled(data)
+
+    return read
+
+
+def _assembled(data: dict[str, Any]) -> Belief:
+    """A ``Belief`` holding ``data`` (every field, converted) as ``model_construct`` would."""
     belief = Belief.__new__(Belief)
     object.__setattr__(belief, "__dict__", data)
     object.__setattr__(belief, "__pydantic_fields_set__", set(data))
@@ -178,6 +216,7 @@ __all__ = [
     "belief_copy_row",
     "belief_from_row",
     "belief_values",
+    "beliefs_from_rows",
     "bind",
     "dump_json",
     "event_values",

@@ -132,12 +132,15 @@ class QueryFormer:
         Matching is by whole lexeme up to inflection (``answer style`` is named by "my answer
         styles"); a subject made only of stopwords is never named.
         """
+        subjects = sorted({fold_subject(s) for s in known_subjects if s.strip()})
+        if not subjects:
+            return ()
         tokens = tokenize(text)
         # Every word of a named subject is the same word as some token of the turn, so a
         # subject holding a word that shares no base form with any token is skipped unread.
         turn_bases = frozenset().union(*(base_forms(token) for token in tokens))
         found: list[tuple[int, str]] = []
-        for subject in sorted({fold_subject(s) for s in known_subjects if s.strip()}):
+        for subject in subjects:
             nameable = _subject_phrase(subject)
             if nameable is None:
                 continue

@@ -42,6 +42,7 @@ Every sort has an explicit total key, so equal inputs always give the same order
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -53,8 +54,7 @@ from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, Beli
 from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights
 from memory_core.retrieval._memo import fold_subject, statement_key
 from memory_core.retrieval.query import TermGroup
-from memory_core.retrieval.render import block_tokens
-from memory_core.tokenizer import lexemes
+from memory_core.tokenizer import lexemes, tokens_for_length
 
 REINFORCE_SATURATION = 10
 """``C_max``: the evidence count at which the reinforce term saturates at 1."""
@@ -95,7 +95,14 @@ def is_primed(belief: Belief, project_scope: str | None) -> bool:
 
 
 def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
-    """Store position descending, then id: the recency and subject arms' order."""
+    """Store position descending, then id: the recency and subject arms' order.
+
+    What a store returns is in that order already (strictly descending positions): it is
+    checked, not sorted.
+    """
+    positions = [b.store_position for b in beliefs]
+    if all(newer > older for newer, older in itertools.pairwise(positions)):
+        return list(beliefs)
     return sorted(beliefs, key=lambda b: (-b.store_position, b.id))
 
 
@@ -104,22 +111,26 @@ def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict
 
     A hit's weight is ``sum(group.weight * log1p(hits / hits matching the group))`` over the
     term groups whose lexemes it contains, so a keyword outweighs a facet expansion and a
-    concept most hits share says little.
+    concept most hits share says little. Each group's term of the sum is computed once, and
+    each hit's terms are added in group order, as the definition adds them.
     """
-    text_lexemes = {b.id: lexemes(f"{b.subject} {b.statement}") for b in hits}
-    matched: dict[str, list[int]] = {b.id: [] for b in hits}
+    group_lexemes = [frozenset(group.lexemes) for group in groups]
+    matched: dict[str, list[int]] = {}
     frequency = [0] * len(groups)
-    for index, group in enumerate(groups):
-        group_lexemes = frozenset(group.lexemes)
-        for belief in hits:
-            if not group_lexemes.isdisjoint(text_lexemes[belief.id]):
-                matched[belief.id].append(index)
-                frequency[index] += 1
+    for belief in hits:
+        words = lexemes(f"{belief.subject} {belief.statement}")
+        indexes = [i for i, wanted in enumerate(group_lexemes) if not wanted.isdisjoint(words)]
+        for index in indexes:
+            frequency[index] += 1
+        earlier = matched.get(belief.id)
+        # a hit listed twice counts twice per group, in group order (never from a store)
+        matched[belief.id] = indexes if earlier is None else sorted(earlier + indexes)
     total = len(hits)
-    return {
-        b.id: sum(groups[i].weight * math.log1p(total / frequency[i]) for i in matched[b.id])
-        for b in hits
-    }
+    terms = [
+        group.weight * math.log1p(total / count) if count else 0.0
+        for group, count in zip(groups, frequency, strict=True)
+    ]
+    return {b.id: sum([terms[i] for i in matched[b.id]]) for b in hits}
 
 
 def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[Belief]:
@@ -321,7 +332,12 @@ class Scored:
 
 def order(scored: Sequence[Scored]) -> list[Scored]:
     """Score descending, then store position descending, then id."""
-    return sorted(scored, key=lambda s: (-s.score, -s.belief.store_position, s.belief.id))
+    return sorted(scored, key=_order_key)
+
+
+def _order_key(candidate: Scored) -> tuple[float, int, str]:
+    belief = candidate.belief
+    return (-candidate.score, -belief.store_position, belief.id)
 
 
 def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
@@ -338,22 +354,31 @@ def penalize_near_duplicates(scored: Sequence[Scored], penalty: float) -> list[S
     :data:`NEAR_DUPLICATE_JACCARD` with it loses ``penalty``. Returned in ``order``.
 
     The earlier lexeme sets of a (subject, type) are kept by size, so each is compared by the
-    fewest shared lexemes its size pair needs (:func:`has_near_duplicate`).
+    fewest shared lexemes its size pair needs (:func:`has_near_duplicate`). The first
+    candidate of a (subject, type) is compared with nothing: its statement is tokenized only
+    once a second candidate of its (subject, type) comes.
     """
     ranked = order(scored)
     if penalty <= 0:
         return ranked
+    firsts: dict[tuple[str, BeliefType], str] = {}
     earlier: dict[tuple[str, BeliefType], dict[int, set[frozenset[str]]]] = {}
     judged: list[Scored] = []
     demoted = False
     for candidate in ranked:
         belief = candidate.belief
         key = (fold_subject(belief.subject), belief.belief_type)
-        tokens = lexemes(belief.statement)
         by_size = earlier.get(key)
         if by_size is None:
-            by_size = earlier[key] = {}
-        elif has_near_duplicate(tokens, by_size):
+            first = firsts.get(key)
+            if first is None:
+                firsts[key] = belief.statement
+                judged.append(candidate)
+                continue
+            first_tokens = lexemes(first)
+            by_size = earlier[key] = {len(first_tokens): {first_tokens}}
+        tokens = lexemes(belief.statement)
+        if has_near_duplicate(tokens, by_size):
             candidate = replace(candidate, score=max(0.0, candidate.score - penalty))
             demoted = True
         by_size.setdefault(len(tokens), set()).add(tokens)
@@ -413,11 +438,11 @@ def min_shared(size: int, other_size: int) -> int:
 
 def collapse_duplicates(ranked: Sequence[Belief]) -> tuple[list[Belief], list[Belief]]:
     """Keep the best-ranked of each (type, statement matching key); return (kept, collapsed)."""
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[BeliefType, str]] = set()
     kept: list[Belief] = []
     collapsed: list[Belief] = []
     for belief in ranked:
-        key = (belief.belief_type.value, statement_key(belief.statement))
+        key = (belief.belief_type, statement_key(belief.statement))
         if key in seen:
             collapsed.append(belief)
         else:
@@ -468,25 +493,33 @@ def select_within_budget(
     above the reservation still compete for every slot (a floor, not a ceiling). The seated
     beliefs keep their rank order; dropped ones are in rank order too.
     """
-    # A line is rendered when its belief is first tried: most of a long list never is.
+    # A line is rendered when its belief is first tried: most of a long list never is. A
+    # block's size is its header's length plus, per line, a newline and the line, in any
+    # order, so a trial adds one line's length to the seated lines' total (``block_tokens``
+    # of the seated lines in rank order, without joining them).
     lines: dict[int, str] = {}
     position = {b.id: i for i, b in enumerate(ranked)}
     seated_ids: set[str] = set()
+    seated_chars = len(header)
     non_durable_cap = max_items - reserved
 
     def fits(belief: Belief) -> bool:
         index = position[belief.id]
         if index not in lines:
             lines[index] = render(ranked[index])
-        trial = sorted([*(position[i] for i in seated_ids), index])
-        return block_tokens(header, [lines[i] for i in trial]) <= max_tokens
+        return tokens_for_length(seated_chars + 1 + len(lines[index])) <= max_tokens
+
+    def seat(belief: Belief) -> None:
+        nonlocal seated_chars
+        seated_ids.add(belief.id)
+        seated_chars += 1 + len(lines[position[belief.id]])
 
     durable_seated = 0
     for belief in ranked:
         if durable_seated >= reserved or len(seated_ids) >= max_items:
             break
         if is_durable(belief) and fits(belief):
-            seated_ids.add(belief.id)
+            seat(belief)
             durable_seated += 1
     non_durable_seated = 0
     for belief in ranked:
@@ -496,7 +529,7 @@ def select_within_budget(
         if not durable and non_durable_seated >= non_durable_cap:
             continue
         if fits(belief):
-            seated_ids.add(belief.id)
+            seat(belief)
             non_durable_seated += not durable
     seated = [b for b in ranked if b.id in seated_ids]
     dropped = [b for b in ranked if b.id not in seated_ids]

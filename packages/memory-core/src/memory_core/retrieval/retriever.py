@@ -435,7 +435,7 @@ class MemoryRetriever:
         # Defence in depth: a store bug must never leak across principals or scopes.
         return _Arm(
             name=name,
-            beliefs=newest_first([b for b in hits if reads.admits(b)]),
+            beliefs=newest_first(reads.admitted(hits)),
             latency_ms=latency_ms,
             fused=fused,
         )
@@ -507,15 +507,21 @@ class _Reads:
             limit=self.limit,
         )
 
-    def admits(self, belief: Belief) -> bool:
-        return (
-            belief.tenant_id == self.principal.tenant_id
-            and belief.principal_id == self.principal.principal_id
-            and belief.scope in self.scopes
-            and belief.status in LIVE_STATUSES
-            and belief.id not in self.exclude_ids
-            and belief.store_position > self.min_store_position
-        )
+    def admitted(self, beliefs: Sequence[Belief]) -> list[Belief]:
+        """The beliefs of this recall's principal, visible scopes and live statuses, not
+        excluded and past the position cursor, in order."""
+        tenant, owner = self.principal.tenant_id, self.principal.principal_id
+        scopes, excluded, floor = self.scopes, self.exclude_ids, self.min_store_position
+        return [
+            b
+            for b in beliefs
+            if b.tenant_id == tenant
+            and b.principal_id == owner
+            and b.scope in scopes
+            and b.status in LIVE_STATUSES
+            and b.id not in excluded
+            and b.store_position > floor
+        ]
 
 
 def _check_request(request: RecallRequest) -> None:

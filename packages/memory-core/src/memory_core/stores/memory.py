@@ -693,33 +693,33 @@ def _first_passing(
     newest_first: Iterable[Belief], query: RecallQuery, scopes: frozenset[str]
 ) -> list[Belief]:
     """Up to ``query.limit`` of ``newest_first`` (in store-position order, newest first) that
-    pass the query's predicates; the walk stops at the limit or at the position cursor."""
+    pass the query's predicates; the walk stops at the limit or at the position cursor.
+
+    The predicates are scope, status, excluded ids, belief types and validity at ``as_of``;
+    the query's values are read once, not per belief.
+    """
+    limit, floor, statuses = query.limit, query.min_store_position, query.statuses
+    excluded, types, as_of = query.exclude_ids, query.belief_types, query.as_of
     hits: list[Belief] = []
     for belief in newest_first:
-        if belief.store_position <= query.min_store_position:
+        if belief.store_position <= floor:
             break  # every older belief is at or below the cursor too
-        if _passes(belief, query, scopes):
-            hits.append(belief)
-            if len(hits) >= query.limit:
-                break
+        if belief.scope not in scopes or belief.status not in statuses:
+            continue
+        if excluded and belief.id in excluded:
+            continue
+        if types is not None and belief.belief_type not in types:
+            continue
+        if as_of is not None:
+            if belief.valid_from > as_of:
+                continue
+            valid_to = belief.valid_to
+            if valid_to is not None and valid_to <= as_of:
+                continue
+        hits.append(belief)
+        if len(hits) >= limit:
+            break
     return hits
-
-
-def _passes(belief: Belief, query: RecallQuery, scopes: frozenset[str]) -> bool:
-    if belief.scope not in scopes or belief.status not in query.statuses:
-        return False
-    if belief.store_position <= query.min_store_position:
-        return False
-    if belief.id in query.exclude_ids:
-        return False
-    if query.belief_types is not None and belief.belief_type not in query.belief_types:
-        return False
-    if query.as_of is not None:
-        if belief.valid_from > query.as_of:
-            return False
-        if belief.valid_to is not None and belief.valid_to <= query.as_of:
-            return False
-    return True
 
 
 class InMemoryTraceStore:
