@@ -286,12 +286,12 @@ MUTANTS: tuple[Mutant, ...] = (
         edits=(
             Edit(
                 path=STORE,
-                find="    if belief.scope not in scopes or belief.status not in query.statuses:",
-                replace="    if belief.status not in query.statuses:",
+                find="        if belief.scope not in scopes or belief.status not in statuses:",
+                replace="        if belief.status not in statuses:",
             ),
             Edit(
                 path=RETRIEVER,
-                find="            and belief.scope in self.scopes\n",
+                find="            and b.scope in scopes\n",
                 replace="",
             ),
         ),
@@ -383,8 +383,8 @@ MUTANTS: tuple[Mutant, ...] = (
         edits=(
             Edit(
                 path=RANKING,
-                find="return block_tokens(header, [lines[i] for i in trial]) <= max_tokens",
-                replace="return block_tokens(header, [lines[i] for i in trial]) <= 2 * max_tokens",
+                find="return tokens_for_length(seated_chars + 1 + len(lines[index])) <= max_tokens",
+                replace="return tokens_for_length(seated_chars + 1 + len(lines[index])) <= 2 * max_tokens",
             ),
         ),
         tests=("tests/memory_core/retrieval/test_properties.py",),
