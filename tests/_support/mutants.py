@@ -383,8 +383,8 @@ MUTANTS: tuple[Mutant, ...] = (
         edits=(
             Edit(
                 path=RANKING,
-                find="return tokens_for_length(seated_chars + 1 + len(lines[index])) <= max_tokens",
-                replace="return tokens_for_length(seated_chars + 1 + len(lines[index])) <= 2 * max_tokens",
+                find="tokens_for_length(seated_chars + 1 + len(lines[index])) <= max_tokens",
+                replace="tokens_for_length(seated_chars + 1 + len(lines[index])) <= 2 * max_tokens",
             ),
         ),
         tests=("tests/memory_core/retrieval/test_properties.py",),
