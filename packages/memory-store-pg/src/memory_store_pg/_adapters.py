@@ -15,7 +15,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import psycopg
 import sqlalchemy as sa
@@ -476,6 +476,11 @@ def _idle_sessions(
     )
 
 
+def _beliefs(result: sa.CursorResult[Any]) -> list[Belief]:
+    """Every row of ``result`` as a ``Belief``, read by column position."""
+    return beliefs_from_rows(result.keys(), result.all())
+
+
 class PostgresMemoryStore:
     """Beliefs: positions from ``memories_store_position_seq``, lexical search over GIN."""
 
@@ -677,18 +682,14 @@ class PostgresMemoryStore:
             .order_by(memories.c.id)
         )
         with self._db.connect(principal, write=False) as connection:
-            result = connection.execute(statement)
-            columns, rows = result.keys(), result.all()
-        return beliefs_from_rows(columns, rows)
+            return _beliefs(connection.execute(statement))
 
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
         with self._db.connect(principal, write=False) as connection:
-            result = connection.execute(list_statement(principal, statuses))
-            columns, rows = result.keys(), result.all()
-        return beliefs_from_rows(columns, rows)
+            return _beliefs(connection.execute(list_statement(principal, statuses)))
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Beliefs passing the query's predicates, newest store position first, capped."""
@@ -697,9 +698,7 @@ class PostgresMemoryStore:
             return []
         sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
-            result = connection.exec_driver_sql(sql, params)
-            columns, rows = result.keys(), result.all()
-        return beliefs_from_rows(columns, rows)
+            return _beliefs(connection.exec_driver_sql(sql, params))
 
     def find_by_subject(
         self,
@@ -723,9 +722,7 @@ class PostgresMemoryStore:
             return []
         sql, params = lookup
         with self._db.connect(principal, write=False) as connection:
-            result = connection.exec_driver_sql(sql, params)
-            columns, rows = result.keys(), result.all()
-        return beliefs_from_rows(columns, rows)
+            return _beliefs(connection.exec_driver_sql(sql, params))
 
     def pinned(self) -> AbstractContextManager[None]:
         """Run the block's calls to this storage's ports on one pooled connection.
@@ -766,9 +763,7 @@ class PostgresMemoryStore:
             touched_before=touched,
         )
         with self._db.connect(principal, write=False) as connection:
-            result = connection.execute(statement)
-            columns, rows = result.keys(), result.all()
-        return beliefs_from_rows(columns, rows)
+            return _beliefs(connection.execute(statement))
 
     def list_principals_with_idle(
         self, evidence_before: datetime, limit: int, *, after: Principal | None = None

@@ -27,6 +27,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.screening import _EMPLOYER_CUT, _PLACE_CUT
+from memory_core.formation.deterministic.timing import _WEEKDAYS as _WEEKDAY_NAMES
 from memory_core.text import collapse
 
 _LIVE = re.compile(
@@ -94,9 +95,11 @@ _ARRANGEMENT = re.compile(
     re.IGNORECASE,
 )
 """``I work from home on Mondays and Fridays``: the arrangement, with the days it holds on."""
-_WEEKDAYS = re.compile(
-    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^weekdays?$|^weekends?$", re.IGNORECASE
+_DAY_WORDS = frozenset(
+    {*_WEEKDAY_NAMES, *(f"{day}s" for day in _WEEKDAY_NAMES)}
+    | {"weekday", "weekdays", "weekend", "weekends"}
 )
+"""The words a work arrangement's days are named with (``Mondays``, ``weekends``)."""
 
 
 _WORK_IN_TEAM = re.compile(
@@ -138,7 +141,9 @@ def _rule_work(clause: str) -> list[_Proposal]:
     if (match := _ARRANGEMENT.match(clause)) is not None:
         obj = collapse(match.group("obj"))
         days = match.group("days")
-        if days and all(_WEEKDAYS.match(w) for w in re.findall(r"\w+", days)[1:] if w != "and"):
+        if days and all(
+            w.casefold() in _DAY_WORDS for w in re.findall(r"\w+", days)[1:] if w != "and"
+        ):
             obj = f"{obj} {collapse(days)}"
         return [_p(BeliefType.USER_MODEL_ATTR, "work arrangement", "works", obj)]
     return []
