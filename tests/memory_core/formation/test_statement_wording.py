@@ -28,11 +28,11 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
         ("I couldn't sleep last night.", "User couldn't sleep on 2026-01-04."),
         (
             "Hiking with my brother was so calming!",
-            ("preference", "hiking", "User finds hiking with their brother so calming."),
+            ("preference", "hiking", "User found hiking with their brother so calming."),
         ),
         (
             "Just hiking with my brother was so calming!",
-            ("preference", "hiking", "User finds hiking with their brother so calming."),
+            ("preference", "hiking", "User found hiking with their brother so calming."),
         ),
         (
             "I'm trying to get my head around the ferry timetables for some islands I want to see.",

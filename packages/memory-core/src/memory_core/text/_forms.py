@@ -152,6 +152,7 @@ _PAST_OF: dict[str, str] = {v.base: v.past for v in IRREGULAR_VERBS if "formatio
 _THIRD_PERSON: dict[str, str] = {
     v.base: v.third_person for v in IRREGULAR_VERBS if v.third_person is not None
 }
+_MODALS = frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would"})
 _FIRST_PERSON: dict[str, str] = {
     **{third: base for base, third in _THIRD_PERSON.items() if third != base},
     "is": "am",
@@ -186,6 +187,10 @@ def third_person(verb: str) -> str:
     lower = verb.casefold()
     if lower in _THIRD_PERSON:
         return _THIRD_PERSON[lower]
+    if lower == "don't":
+        return verb[0] + "oesn't"
+    if lower in _MODALS or lower.endswith("n't"):
+        return verb  # ``could``, ``couldn't``, ``can't``: a modal takes no ``-s``
     if lower.endswith("y") and len(lower) > 1 and lower[-2] not in _VOWELS:
         return verb[:-1] + "ies"
     if lower.endswith(_ES_ENDINGS):

@@ -37,9 +37,10 @@ EVENT_CONFIDENCE = 0.8
 
 _SPECULATIVE = re.compile(
     r"\b(?:might|could|would|should|may|must|maybe|perhaps|possibly|someday|one\s+day"
-    r"|eventually|sometime|wish|if|unless)\b",
+    r"|eventually|sometime|wish|if|unless|(?:could|would|should|might|must)n't\s+have)\b",
     re.IGNORECASE,
 )
+"""A modal, a hedge or a counterfactual (``couldn't have done``): no event is stated."""
 
 _LISTENER = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|y'all)\b", re.IGNORECASE)
 
@@ -95,12 +96,19 @@ def _object(text: str, *, team: bool) -> str:
     out = re.sub(r"(?:,?\s+(?:lol|haha|ha|tbh|btw|though|too|now|already))+$", "", out)
     words = out.split()
     if len(words) > MAX_OBJECT_WORDS:
-        cut = next(
-            (i for i, w in enumerate(words) if i >= 6 and w.casefold() in _OBJECT_BOUNDARIES),
-            MAX_OBJECT_WORDS,
-        )
-        out = " ".join(words[: min(cut, MAX_OBJECT_WORDS)])
+        out = " ".join(words[: _object_cut(words)])
     return out.strip(" ,;:-")
+
+
+def _object_cut(words: list[str]) -> int:
+    """Where a long object is cut: before its first clause-like word after six words, else
+    before its first preposition there, so it never ends mid-phrase (``... places they want
+    to``), and at ``MAX_OBJECT_WORDS`` at most."""
+    for boundaries in (_OBJECT_BOUNDARIES, _PREPOSITIONS):
+        for i, word in enumerate(words[6:MAX_OBJECT_WORDS], start=6):
+            if word.casefold() in boundaries:
+                return i
+    return MAX_OBJECT_WORDS
 
 
 def _verb_base(verb: str) -> str:

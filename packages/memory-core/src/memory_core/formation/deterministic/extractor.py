@@ -37,6 +37,8 @@ from memory_core.formation.port import Candidate, Turn
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 
 _PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
+_CUT_SHORT = re.compile(r"\b(?:to|a|an|the|of|and|or|but|their)\.$", re.IGNORECASE)
+"""A statement ending in a word no clause ends with was cut short (``User loves to.``)."""
 _JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$|^[A-Z][a-z]+$", re.IGNORECASE)
 
 
@@ -71,8 +73,9 @@ class DeterministicExtractor:
 
         def emit(proposals: list[tuple[_Proposal, Polarity]]) -> None:
             for reading in (_reading(p, polarity, turn.created_at) for p, polarity in proposals):
-                # Nothing forms about the listener (``User loves your turtles.``).
-                if _LISTENER.search(reading.statement):
+                # Nothing forms about the listener (``User loves your turtles.``), nor a
+                # statement whose object was elided (``I love to.``).
+                if _LISTENER.search(reading.statement) or _CUT_SHORT.search(reading.statement):
                     continue
                 key = (
                     reading.belief_type.value,

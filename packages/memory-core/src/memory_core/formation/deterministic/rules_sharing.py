@@ -68,9 +68,9 @@ def _clip(text: str) -> str:
 
 
 def _subject(shown: str) -> str:
-    """The head noun phrase of what is shown, before any action in it (``a dog catching a
-    frisbee`` -> ``dog``)."""
-    return _thing(re.split(r"\s+\w{2,}ing\b", shown, maxsplit=1)[0])
+    """The head noun phrase of what is shown, before any action or relative clause in it (``a
+    dog catching a frisbee`` -> ``dog``, ``the cafes I'm thinking about`` -> ``cafes``)."""
+    return _thing(re.split(r"\s+(?:\w{2,}ing|I|we|that|which|who)\b", shown, maxsplit=1)[0])
 
 
 def _shared(statement_obj: str, subject: str, confidence: float) -> list[_Proposal]:

@@ -53,6 +53,7 @@ _MATTERS = re.compile(
     re.IGNORECASE,
 )
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+_PRONOUN = re.compile(r"\b(?:it|them|they|him|her|he|she)\b", re.IGNORECASE)
 _NOT_A_THING = frozenset(
     {
         "it",
@@ -114,9 +115,10 @@ def _rule_matters(clause: str) -> list[_Proposal]:
 def _thing_phrase(raw: str) -> str | None:
     """A clause-opening noun or gerund phrase as a statement opens it, or None for a pronoun,
     the listener or the user (``It``, ``Your garden``, ``I``)."""
-    words = collapse(raw).split()
-    if not words or _LISTENER.search(raw):
-        return None
+    words = collapse(re.sub(r"^(?:just|simply|even)\s+", "", raw, flags=re.IGNORECASE)).split()
+    if not words or _LISTENER.search(raw) or _PRONOUN.search(" ".join(words[1:])):
+        return None  # ``Just being around them``: about someone the phrase does not name
+    words = [words[0], *_object(" ".join(words[1:]), team=False).split()]
     first = words[0].casefold()
     if first in _NOT_A_THING or first == "i" or (first in _DEMONSTRATIVES and len(words) < 2):
         return None
@@ -130,7 +132,7 @@ def _thing_phrase(raw: str) -> str | None:
 
 
 _FINDS = re.compile(
-    r"^(?P<np>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+(?:is|was)\s+(?P<how>"
+    r"^(?P<np>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+(?P<be>is|was)\s+(?P<how>"
     + _INTENSIFIER
     + r"(?:relaxing|rewarding|fulfilling|fun|therapeutic|calming|soothing|inspiring|exhausting"
     r"|stressful|empowering|cathartic|satisfying|freeing|meditative|peaceful|challenging"
@@ -180,7 +182,8 @@ def _rule_finds(clause: str) -> list[_Proposal]:
     if match is None or thing is None:
         return []
     subject = head_phrase(re.sub(r"^(?:the|User's)\s+", "", thing))
-    statement = f"User finds {thing} {collapse(match.group('how'))}."
+    finds = "found" if match.group("be").casefold() == "was" else "finds"
+    statement = f"User {finds} {thing} {collapse(match.group('how'))}."
     return [_p(BeliefType.PREFERENCE, subject, "", thing, exclusive=False, statement=statement)]
 
 

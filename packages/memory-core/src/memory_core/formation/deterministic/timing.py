@@ -133,7 +133,7 @@ def take_time(clause: str) -> tuple[str, TimePhrase | None]:
     )
     words = fold(match.group("phrase")).split()
     words[-1] = _ABBREVIATIONS.get(words[-1], words[-1])
-    return collapse(rest), TimePhrase(phrase=" ".join(words))
+    return re.sub(r"\s+,", ",", collapse(rest)), TimePhrase(phrase=" ".join(words))
 
 
 def _week_start(day: date) -> date:
