@@ -37,6 +37,12 @@ lower them to admit a regression.
   an intransitive verb was filed under its adjunct (``I swim before work`` -> ``work``), a habit
   the user started or took up was an event, and teaching or working at a place named with
   ``the`` (``the Museum of Flight``) was not employment.
+* ``company_and_plans_cases.json`` (blind set 13, 22 expected beliefs): an act the user did
+  with someone was read as the user's alone (``My brother and I went hiking``) or the
+  partner's (``Me and my cousin baked a cake``), a plan in the future progressive (``I'll be
+  visiting my aunt``) formed nothing, and so did a thing that speaks to the user. Its one miss
+  is by decision: a partner named in apposition (``My wife Ingrid and I went to Rome``) forms
+  the relationship only, as the held-out set's fp-102 requires.
 """
 
 from __future__ import annotations
@@ -68,8 +74,9 @@ FLOORS = {
     "weekdays_and_seasons_cases.json": 22,
     "relative_clause_cases.json": 19,
     "routines_and_roles_cases.json": 21,
+    "company_and_plans_cases.json": 21,
 }
-"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0 and 4 before the change each file guards."""
+"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4 and 0 before the change each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
@@ -77,6 +84,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "weekdays_and_seasons_cases.json": 22,
     "relative_clause_cases.json": 22,
     "routines_and_roles_cases.json": 22,
+    "company_and_plans_cases.json": 22,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 

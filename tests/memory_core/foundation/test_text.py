@@ -24,6 +24,8 @@ from memory_core.text import (
     base_forms,
     collapse,
     fold,
+    gerund,
+    gerund_base,
     irregular_past,
     irregular_past_base,
     label_key,
@@ -177,6 +179,49 @@ def test_an_irregular_plural_reduces_to_its_singular(plural: str, singular: str)
 def test_third_person_and_back(base: str, third: str, back: str) -> None:
     assert third_person(base) == third
     assert undo_third_person(third) == back
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        "visit",
+        "host",
+        "run",
+        "drive",
+        "stay",
+        "take",
+        "share",
+        "dance",
+        "explore",
+        "open",
+        "enter",
+        "edit",
+        "call",
+        "pass",
+        "shop",
+        "use",
+        "live",
+        "write",
+        "cook",
+        "travel",
+        "plan",
+        "die",
+        "lie",
+        "fly",
+        "buzz",
+        "swim",
+        "bike",
+        "see",
+        "go",
+    ],
+)
+def test_an_ing_form_reads_back_to_its_base(base: str) -> None:
+    assert gerund_base(gerund(base)) == base
+
+
+def test_a_word_without_ing_has_no_gerund_base() -> None:
+    assert gerund_base("sing") is None
+    assert gerund_base("string-ing") is None
 
 
 def test_the_statement_rewrite_conjugates_through_the_text_module() -> None:

@@ -233,6 +233,40 @@ def gerund(verb: str) -> str:
     return verb + "ing"
 
 
+def gerund_base(word: str) -> str | None:
+    """The base form of an ``-ing`` word (``visiting`` -> ``visit``, ``driving`` -> ``drive``,
+    ``running`` -> ``run``, ``dying`` -> ``die``), or ``None`` when it is not one.
+
+    An English spelling heuristic, checked against :func:`gerund`: a doubled consonant is
+    undone (but ``calling``, ``passing`` keep theirs); an ``e`` is restored after ``c``, ``v``
+    or ``z``, after a short consonant-vowel-consonant stem (``taking``, ``sharing``) and after a
+    longer one ending in ``ar``/``ir``/``or``/``ur`` (``exploring``). ``opening``, ``visiting``
+    and ``entering`` take none.
+    """
+    lower = word.casefold()
+    if not lower.endswith("ing") or len(lower) < 5 or not lower.isalpha():
+        return None
+    stem = lower[:-3]
+    if len(stem) == 2 and stem.endswith("y"):
+        return stem[:-1] + "ie"  # dying, lying, tying
+    if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lsfzaeiou":
+        return stem[:-1]
+    short = len(stem) <= 4 and stem[0] not in _VOWELS
+    cvc = (
+        len(stem) >= 3
+        and stem[-1] not in "aeiouwxy"
+        and stem[-2] in _VOWELS
+        and stem[-3] not in _VOWELS
+    )
+    restored = (
+        len(stem) <= 2
+        or (stem[-1] in "cvz" and stem[-2] != stem[-1])
+        or (cvc and (short or stem.endswith(("ar", "ir", "or", "ur"))))
+    )
+    base = stem + "e" if restored and not stem.endswith("e") else stem
+    return base if gerund(base) == lower else stem
+
+
 def irregular_past(base: str) -> str | None:
     """The past of an irregular verb formation conjugates (``go`` -> ``went``), else None."""
     return _PAST_OF.get(base)

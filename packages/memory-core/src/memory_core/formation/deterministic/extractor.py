@@ -39,19 +39,33 @@ from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 _PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
 _CUT_SHORT = re.compile(r"\b(?:to|a|an|the|of|and|or|but|their)\.$", re.IGNORECASE)
 """A statement ending in a word no clause ends with was cut short (``User loves to.``)."""
-_JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$|^[A-Z][a-z]+$", re.IGNORECASE)
+_JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$", re.IGNORECASE)
+_NAMED_HEAD = re.compile(r"^(?:(?i:maybe|perhaps|probably|hopefully)\s+)?(?P<name>[A-Z][a-z]+)$")
+_NOT_A_PARTNER = frozenset(
+    {"yes", "yeah", "yep", "no", "nope", "sure", "okay", "ok", "thanks", "wow", "well", "oh", "so"}
+    | {"and", "but", "then", "also", "haha", "lol", "hey", "hi", "hello", "true", "right"}
+)
 
 
-def _rejoin_joint_subject(clauses: list[str]) -> list[str]:
-    """``My sister and I are driving`` splits before ``I``; put the joint subject back when
-    the verb agrees with it, or when the partner is named (``My wife Ingrid and I ...``), so
-    the clause is read as a whole, not as the user's alone."""
+def _rejoin_joint_subject(sentence: str, clauses: list[str]) -> list[str]:
+    """``My sister and I went hiking`` splits before ``I``; put the joint subject back when
+    the sentence joins them with ``and`` and the clause before is only the partner (``my
+    sister``, ``my wife Ingrid``, ``Leo``), and ``Me and my cousin baked ...`` back when it is
+    only ``Me``, so the clause is read as a whole, not as the user's (or the partner's) alone.
+    A name before a comma is the listener (``Lena, I finished it``), not a partner."""
     out: list[str] = []
     for clause in clauses:
-        joint = out and _JOINT_HEAD.match(out[-1])
-        named = joint and re.match(r"^(?:my|our)\s+\w+\s+[A-Z]", out[-1], re.IGNORECASE)
-        if joint and (named or re.match(r"^I\s+(?:are|were)\b", clause)):
-            out[-1] = f"{out[-1]} and {clause}"
+        head = out[-1] if out else ""
+        named = _NAMED_HEAD.match(head)
+        partner = _JOINT_HEAD.match(head) or (
+            named is not None and named["name"].casefold() not in _NOT_A_PARTNER
+        )
+        joined = f"{head} and {clause.split(' ', 1)[0]} ".casefold() in f"{sentence} ".casefold()
+        if joined and (
+            (partner and re.match(r"^I\s", clause))
+            or (head.casefold() == "me" and re.match(r"^my\s", clause, re.IGNORECASE))
+        ):
+            out[-1] = f"{head} and {clause}"
         else:
             out.append(clause)
     return out
@@ -112,7 +126,7 @@ class DeterministicExtractor:
         if sentence_forms_nothing(sentence) or _SARCASM.match(sentence):
             return []
         user_opens = False
-        clauses = split_more(_rejoin_joint_subject(split_clauses(sentence)))
+        clauses = split_more(_rejoin_joint_subject(sentence, split_clauses(sentence)))
         for index, clause in enumerate(clauses):
             text = _normalize_clause(clause)
             # ``Since I lost my job, ...``: the past event the subordinate clause presupposes.

@@ -45,6 +45,7 @@ from memory_core.formation.deterministic.rules_values import (
     _rule_helps,
     _rule_matters,
     _rule_matters_to_do,
+    _rule_speaks,
     _rule_whereabouts,
 )
 from memory_core.text import collapse, third_person
@@ -62,6 +63,7 @@ _POSITIVE_RULES: tuple[_Rule, ...] = (
     _rule_matters_to_do,
     _rule_finds,
     _rule_helps,
+    _rule_speaks,
     _rule_drawn,
     _rule_whereabouts,
     _rule_preference,

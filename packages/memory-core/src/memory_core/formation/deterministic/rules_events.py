@@ -77,35 +77,9 @@ from memory_core.formation.deterministic.screening import (
     _RECIPROCAL,
     _REPORTED_CLAUSE,
 )
+from memory_core.formation.deterministic.subjects import clause_parts
 from memory_core.formation.deterministic.timing import TimePhrase, take_time
 from memory_core.text import collapse
-
-_SUBJECT = re.compile(
-    r"^(?:(?P<i>I)|(?P<we>we)|(?P<rel_i>my\s+(?P<rel1>\w+)\s+and\s+I)"
-    r"|(?P<rel>my\s+(?:(?:little|big|older|younger|baby|twin|oldest|youngest)\s+)?(?P<rel2>\w+)))"
-    r"\s+(?P<rest>.+)$",
-    re.IGNORECASE,
-)
-
-
-def _clause_parts(text: str) -> tuple[str, str, str | None] | None:
-    """``(who, rest, family relation)`` for a first-person or family clause."""
-    match = _SUBJECT.match(text)
-    if match is None:
-        return None
-    if match.group("i"):
-        if re.match(r"^(?:are|were)\b", match.group("rest"), re.IGNORECASE):
-            return "User and others", match.group("rest"), None
-        return "User", match.group("rest"), None
-    if match.group("we"):
-        return "User", match.group("rest"), "we"
-    relation = (match.group("rel1") or match.group("rel2") or "").casefold()
-    family = _FAMILY.get(relation)
-    if family is None:
-        return None
-    if match.group("rel_i"):
-        return f"User and their {family}", match.group("rest"), family
-    return f"User's {family}", match.group("rest"), family
 
 
 def event_readings(clause: str) -> list[_Proposal]:
@@ -114,13 +88,15 @@ def event_readings(clause: str) -> list[_Proposal]:
     text = _VAGUE_TIME.sub("", _LEADING_PHRASE.sub("", text)).strip(" ,")
     if _LISTENER.search(text) or _SPECULATIVE.search(text) or _RECIPROCAL.search(text):
         return []
-    parts = _clause_parts(text)
+    parts = clause_parts(text)
     if parts is None:
         return _my_thing(text, when)
     who, rest, family = parts
     team = family == "we"
     family = None if team else family
     plural = who != "User" and not who.startswith("User's")
+    if _NEGATION.match(rest):
+        return []  # ``My brother and I never talk``: ``never`` is no adverb to strip here
     rest = _strip_adverbs(rest)
     if _NEGATION.match(rest):
         return []
@@ -234,7 +210,7 @@ def event_readings(clause: str) -> list[_Proposal]:
     ongoing = (
         not past
         and when is None
-        and who == "User"
+        and (who == "User" or who.startswith("User and "))
         and travel is None
         and verb.casefold() not in _PLANNING_VERBS
         and lower_aux in ("", "am", "are", "have been")

@@ -22,7 +22,7 @@ from memory_core.formation.deterministic.conversation import (
 from memory_core.formation.deterministic.lexicon import _ARTICLES, _STOP_VERBS, _VAGUE_HEADS
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.timing import take_time
-from memory_core.text import collapse
+from memory_core.text import collapse, gerund_base
 
 PLAN_CONFIDENCE = 0.6
 """Confidence of a plan or intention: it may not happen."""
@@ -39,6 +39,8 @@ _PLAN = re.compile(
     r"|(?:am|are)\s+thinking\s+(?:about|of)|(?:am|are)\s+considering)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
+
+_PROGRESSIVE = re.compile(r"^be\s+(?P<verb>[a-z]{2,}ing)\b(?P<tail>.*)$", re.IGNORECASE)
 
 _PLAN_VERBS = {
     "want": "wants to",
@@ -122,6 +124,10 @@ def plan_readings(clause: str) -> list[_Proposal]:
     )
     if trip:
         predicate = "is going to"
+    progressive = _PROGRESSIVE.match(rest)
+    if marker == "will" and progressive is not None:
+        # ``I'll be visiting my aunt``: the future progressive is a plan to visit her.
+        rest = f"{gerund_base(progressive['verb']) or progressive['verb']}{progressive['tail']}"
     obj = _object(rest, team=team)
     if not obj or _pronoun_only(obj) or _LOCATIVE_PRONOUN.search(obj):
         return []

@@ -200,6 +200,28 @@ def _rule_helps(clause: str) -> list[_Proposal]:
     return [_p(BeliefType.FACT, subject, "", rest, exclusive=False, statement=statement)]
 
 
+_SPEAKS = re.compile(
+    r"^(?P<np>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+(?:(?:really|truly|just)\s+)?"
+    r"(?P<verb>(?:(?:has|have)\s+(?:always\s+)?)?(?:speaks|speak|spoke|spoken))\s+to\s+me\b"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"n't\b|\b(?:not|never|no)\b", re.IGNORECASE)
+
+
+def _rule_speaks(clause: str) -> list[_Proposal]:
+    """``Pottery really speaks to me`` -> ``Pottery speaks to User.``: what moves the user."""
+    match = _SPEAKS.match(clause)
+    thing = _thing_phrase(match.group("np")) if match else None
+    if match is None or thing is None or _NEGATED.search(match.group("np")):
+        return []
+    rest = _object(match.group("rest"), team=False)
+    subject = head_phrase(re.sub(r"^(?:the|User's)\s+", "", thing))
+    opening = thing[:1].upper() + thing[1:]
+    statement = collapse(f"{opening} {collapse(match.group('verb'))} to User {rest}") + "."
+    return [_p(BeliefType.PREFERENCE, subject, "", thing, exclusive=False, statement=statement)]
+
+
 def _rule_drawn(clause: str) -> list[_Proposal]:
     """``I'm drawn to lighthouses`` -> ``User is drawn to lighthouses.``."""
     match = _DRAWN.match(clause)
@@ -231,5 +253,6 @@ __all__ = [
     "_rule_helps",
     "_rule_matters",
     "_rule_matters_to_do",
+    "_rule_speaks",
     "_rule_whereabouts",
 ]
