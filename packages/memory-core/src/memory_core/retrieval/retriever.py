@@ -112,6 +112,7 @@ ARM_SUBJECT = "subject"
 ARM_DURABLE = "durable"
 ARM_PROJECT = "project"
 ARM_PERSON = "person"
+ARM_PERIOD = "period"
 
 PERSON_TYPES: frozenset[BeliefType] = frozenset({BeliefType.RELATIONSHIP})
 """What a person question (who, whom, whose) may be asking about."""
@@ -467,6 +468,18 @@ class MemoryRetriever:
         if formed.asks_person and not named_person:
             people = reads.query(terms=None, belief_types=PERSON_TYPES)
             arms.append(self._run(ARM_PERSON, people, reads, fused=True))
+        period = unnamed.period
+        if period is not None:
+            # ``What did I bake in May 2023?``: one equal vote for each matched belief of then.
+            then = {b.id: b for arm in arms for b in arm.beliefs if period.holds(b)}
+            if then:
+                beliefs = newest_first(list(then.values()))
+                scores = dict.fromkeys(then, 1.0)
+                arms.append(
+                    _Arm(
+                        name=ARM_PERIOD, beliefs=beliefs, latency_ms=0.0, fused=True, scores=scores
+                    )
+                )
         return formed, arms
 
     def _durable_arm(self, reads: _Reads) -> _Arm:
