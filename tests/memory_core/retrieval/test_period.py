@@ -64,3 +64,17 @@ def test_the_belief_of_the_named_period_ranks_first(world: Any) -> None:
     dated = world.recall(ALICE, "What cake did I bake in March 2026?")
     assert dated.trace.returned[0] == then.id
     assert dated.trace.candidate_counts["period"] == 1
+
+
+def test_a_belief_said_on_the_named_day_is_recalled_without_a_matching_word(world: Any) -> None:
+    fence = world.put(ALICE, "User painted the fence.", subject="fence")
+    world.clock.advance(86_400 * 10)
+    world.put(ALICE, "User did the laundry.", subject="laundry")
+    result = world.recall(ALICE, "What did I get up to on 2 March, 2026?")
+    assert result.trace.returned == (fence.id,)
+
+
+def test_a_year_only_votes_for_what_the_turn_matched(world: Any) -> None:
+    world.put(ALICE, "User painted the fence.", subject="fence")
+    result = world.recall(ALICE, "What did I get up to in 2026?")
+    assert result.trace.returned == ()

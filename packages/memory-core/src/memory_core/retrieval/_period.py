@@ -2,10 +2,10 @@
 
 A turn that names a date with its year (``on 25 February, 2022``, ``May 7, 2023``), a month
 with its year (``in August 2022``) or a year after ``in``/``during`` (``in 2023``) asks about
-what was said or done then. The in-turn recall's ``period`` vote goes to the query-matched
-candidates that fall in that period: the user said them then (``valid_from``), or their
-statement carries an ISO date inside it (``User went camping on 2023-06-24.``). A day is read
-with a day either side, since a conversation's clock and the day it names may differ by one.
+what was said or done then. A belief falls in the period when the user said it then
+(``valid_from``) or its statement carries an ISO date inside it (``User went camping on
+2023-06-24.``). A day is read with a day either side, since a conversation's clock and the day
+it names may differ by one. The retriever's ``period`` arm votes for those beliefs.
 """
 
 from __future__ import annotations
@@ -35,6 +35,11 @@ class Period:
 
     first: date
     last: date
+
+    @property
+    def is_year(self) -> bool:
+        """True for a whole year (``in 2023``), not a day or a month."""
+        return (self.last - self.first).days > 31
 
     def holds(self, belief: Belief) -> bool:
         """True when ``belief`` was said in the period or its statement dates it there."""

@@ -14,6 +14,9 @@ scopes, so isolation holds before any ranking happens):
    * ``person``: the relationship beliefs, when the turn asks about a person (``who``,
      ``whom``, ``whose``) and neither the lexical nor the subject arm found a relationship:
      "Who is traveling with me?" names no relation word the lexicon could bridge;
+   * ``period``: when the turn names a dated period (``in May 2023``, see ``_period``), one
+     equal vote for each belief of then: the query-matched ones and, for a day or a month,
+     the beliefs said in it (the newest said by its end, through ``as_of``);
    * ``durable``: the snapshot's supply of preference and user-model beliefs, newest first,
      so a burst of newer beliefs cannot push them out of the candidate pool; and ``project``,
      the snapshot's supply of the session's own project beliefs. Both supply candidates for
@@ -25,8 +28,8 @@ scopes, so isolation holds before any ranking happens):
    should shape every answer of a session that opens with no query, i.e. preferences,
    user-model attributes and the session's own project beliefs. Relationships and facts from
    outside the project are topical and reach the model in-turn. ``delta`` without text ranks
-   the recency candidates. ``in_turn`` ranks only what the lexical, subject or person arm
-   matched: recency orders them but never adds a belief the turn does not touch, and a turn
+   the recency candidates. ``in_turn`` ranks only what the lexical, subject, person or period
+   arm found: recency orders them but never adds a belief the turn does not touch, and a turn
    with nothing to search for (only stopwords) reads nothing and recalls nothing.
 3. **Policy (``blocked``).** A live candidate is withheld, and its id recorded in
    ``blocked``, when it is flagged ``needs_review`` (awaiting the user's confirmation) and is
@@ -54,7 +57,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from memory_core.clock import Clock, require_aware
 from memory_core.domain import (
@@ -74,6 +77,7 @@ from memory_core.ids import IdFactory
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
+from memory_core.retrieval._period import Period
 from memory_core.retrieval.lifecycle import (
     UNREADABLE,
     Corrections,
@@ -470,17 +474,28 @@ class MemoryRetriever:
             arms.append(self._run(ARM_PERSON, people, reads, fused=True))
         period = unnamed.period
         if period is not None:
-            # ``What did I bake in May 2023?``: one equal vote for each matched belief of then.
-            then = {b.id: b for arm in arms for b in arm.beliefs if period.holds(b)}
-            if then:
-                beliefs = newest_first(list(then.values()))
-                scores = dict.fromkeys(then, 1.0)
-                arms.append(
-                    _Arm(
-                        name=ARM_PERIOD, beliefs=beliefs, latency_ms=0.0, fused=True, scores=scores
-                    )
-                )
+            arms.append(self._period_arm(period, arms, reads))
         return formed, arms
+
+    def _period_arm(self, period: Period, arms: Sequence[_Arm], reads: _Reads) -> _Arm:
+        """``What did I bake in May 2023?``: one equal vote for each belief of the period, the
+        query-matched ones and, for a day or a month, the beliefs said then (the newest said
+        by its end; a year holds most of a history, so it only votes)."""
+        started = self._timer()
+        then = {b.id: b for arm in arms for b in arm.beliefs if period.holds(b)}
+        if not period.is_year:
+            end = datetime.combine(period.last, datetime.max.time(), tzinfo=UTC)
+            said = reads.query(terms=None).model_copy(update={"as_of": min(end, reads.as_of)})
+            for belief in reads.admitted(self._memories.search(said)):
+                if period.holds(belief):
+                    then.setdefault(belief.id, belief)
+        return _Arm(
+            name=ARM_PERIOD,
+            beliefs=newest_first(list(then.values())),
+            latency_ms=round((self._timer() - started) * 1000.0, 3),
+            fused=True,
+            scores=dict.fromkeys(then, 1.0),
+        )
 
     def _durable_arm(self, reads: _Reads) -> _Arm:
         return self._run(
@@ -554,7 +569,9 @@ def _check_request(request: RecallRequest) -> None:
 def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
     """Distinct candidates, by id: query-matched ones for a text recall, else every arm's."""
     if formed is not None:
-        sources = [arm for arm in arms if arm.name in (ARM_LEXICAL, ARM_SUBJECT, ARM_PERSON)]
+        sources = [
+            arm for arm in arms if arm.name in (ARM_LEXICAL, ARM_SUBJECT, ARM_PERSON, ARM_PERIOD)
+        ]
     else:
         sources = list(arms)
     pool: dict[str, Belief] = {}
