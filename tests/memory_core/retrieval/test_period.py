@@ -25,9 +25,7 @@ ALICE = Principal("tenant-1", "alice")
         ("What did I bake on 30 February, 2024?", date(2024, 2, 1), date(2024, 2, 29)),
     ],
 )
-def test_a_turn_names_a_day_month_or_year_with_its_year(
-    text: str, first: date, last: date
-) -> None:
+def test_a_turn_names_a_day_month_or_year_with_its_year(text: str, first: date, last: date) -> None:
     assert named_period(text) == Period(first, last)
 
 
