@@ -29,8 +29,11 @@ from memory_store_pg import (
     temporary_storage,
     upgrade,
 )
-from memory_store_pg._schema import SUBJECT_MATCH_SQL, VERSION_TABLE, metadata
-from memory_store_pg.migrations.versions import rev_0004_subject_match_index
+from memory_store_pg._schema import _LIVE_PREDICATE, SUBJECT_MATCH_SQL, VERSION_TABLE, metadata
+from memory_store_pg.migrations.versions import (
+    rev_0004_subject_match_index,
+    rev_0005_live_subject_position_index,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -168,3 +171,8 @@ def test_a_table_missing_at_run_time_is_reported_as_a_schema_behind(postgres_url
 def test_migration_0004_indexes_the_adapters_subject_match_expression() -> None:
     # the migration is frozen: its expression must stay the one find_by_subject queries
     assert rev_0004_subject_match_index._MATCH_KEY == SUBJECT_MATCH_SQL
+
+
+def test_migration_0005_indexes_the_live_rows_the_adapters_subject_arm_reads() -> None:
+    # the migration is frozen: its predicate must stay the schema's live predicate
+    assert rev_0005_live_subject_position_index._LIVE == _LIVE_PREDICATE

@@ -176,7 +176,8 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
     Predicates mirror the in-memory tier: principal, scope, status, store position, excluded
     ids, belief types, validity at ``as_of``; with ``terms`` not ``None``, a record must match
     a term (one ``plainto_tsquery`` per term, OR'd) or have a named subject. Newest store
-    position first, capped at ``limit``.
+    position first, capped at ``limit``. With subjects but no term that can match (the recall
+    subject arm), the read runs once per subject (:func:`_per_subject_sql`).
 
     Written as text with driver parameters rather than built as a SQLAlchemy expression: the
     recall arms issue it several times per recall, and building and compiling an expression
@@ -218,6 +219,10 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
     if query.terms is not None:
         arms: list[str] = []
         terms = lexical_terms(query.terms)
+        subjects = sorted({fold(subject) for subject in query.subjects})
+        if not terms and subjects:
+            params["subjects"] = subjects
+            return _per_subject_sql(where), params
         if terms:
             tsquery = " || ".join(
                 f"plainto_tsquery('{LEXICAL_CONFIG}'::regconfig, %(term_{n})s)"
@@ -225,7 +230,6 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
             )
             arms.append(f"memories.lexical @@ ({tsquery})")
             params.update({f"term_{n}": term for n, term in enumerate(terms)})
-        subjects = sorted({fold(subject) for subject in query.subjects})
         if subjects:
             arms.append("memories.subject_key = ANY(%(subjects)s)")
             params["subjects"] = subjects
@@ -237,6 +241,25 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
         "ORDER BY memories.store_position DESC LIMIT %(limit)s"
     )
     return sql, params
+
+
+def _per_subject_sql(where: Sequence[str]) -> str:
+    """The subject arm alone: per named subject (``%(subjects)s``, distinct keys), its newest
+    ``limit`` rows passing ``where``, then the newest ``limit`` of them all.
+
+    The same rows, in the same order, as ``subject_key = ANY(...)`` under ``where``, newest
+    first and capped: each row has one key, so the newest ``limit`` overall are among the
+    newest ``limit`` of their own key. Each key's read is a backward range scan of
+    ``ix_memories_principal_live_subject_position`` (for live statuses) that stops at the
+    limit, where the ``ANY`` form read, filtered and sorted every row of a common subject.
+    """
+    inner = " AND ".join([*where, "memories.subject_key = named.key"])
+    return (
+        f"SELECT found.* FROM unnest(%(subjects)s::text[]) AS named (key) "
+        f"CROSS JOIN LATERAL ({_BELIEF_SELECT} WHERE {inner} "
+        "ORDER BY memories.store_position DESC LIMIT %(limit)s) AS found "
+        "ORDER BY found.store_position DESC LIMIT %(limit)s"
+    )
 
 
 def find_by_subject_sql(

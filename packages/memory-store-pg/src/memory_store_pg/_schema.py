@@ -23,6 +23,10 @@ Indexes and the query each one serves:
     the any-term lexical arm.
 ``ix_memories_principal_subject``
     ``(tenant_id, principal_id, subject_key)``: the subject-named arm, OR'd with the GIN match.
+``ix_memories_principal_live_subject_position``
+    ``(tenant_id, principal_id, subject_key, store_position)`` over live rows: the recall
+    subject arm alone, one newest-first range scan per named subject that stops at the
+    limit, however many beliefs a common subject holds (migration 0005).
 ``ix_memories_principal_subject_match``
     ``(tenant_id, principal_id, rtrim(subject_key, ' .!?;:,'))``: ``find_by_subject``, the
     exact subject lookup of ``reject`` and the formation ledger (migration 0004).
@@ -241,6 +245,15 @@ sa.Index(
     memories.c.tenant_id,
     memories.c.principal_id,
     memories.c.subject_key,
+)
+
+sa.Index(
+    "ix_memories_principal_live_subject_position",
+    memories.c.tenant_id,
+    memories.c.principal_id,
+    memories.c.subject_key,
+    memories.c.store_position,
+    postgresql_where=sa.text(_LIVE_PREDICATE),
 )
 
 sa.Index(
