@@ -200,6 +200,11 @@ class MemoryStore(Protocol):
         """Beliefs passing the query's predicates, newest store position first, capped."""
         ...
 
+    def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
+        """``search`` of each query, in order: the same beliefs, read in one go where a tier
+        can (PostgreSQL: one statement, so one snapshot and one round trip for them all)."""
+        ...
+
     def find_by_subject(
         self,
         principal: Principal,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -240,6 +241,37 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
         f"{_BELIEF_SELECT} WHERE {' AND '.join(where)} "
         "ORDER BY memories.store_position DESC LIMIT %(limit)s"
     )
+    return sql, params
+
+
+_PARAMETER = re.compile(r"%\((\w+)\)s")
+
+
+def search_many_sql(queries: Sequence[RecallQuery]) -> tuple[str, dict[str, Any]] | None:
+    """The searches as one statement: each query's :func:`search_sql` a branch of a
+    ``UNION ALL``, its rows tagged with the query's index (column ``branch``), ordered by
+    branch, then newest first; ``None`` when no query can match (a query that cannot has no
+    branch). The branches read one snapshot, so a belief found by two of them is the same
+    row twice.
+
+    Each branch's parameters are renamed ``q<index>_<name>``; the text depends only on the
+    branches' shapes, as :func:`search_sql`'s does.
+    """
+    branches: list[str] = []
+    params: dict[str, Any] = {}
+    for index, query in enumerate(queries):
+        search = search_sql(query)
+        if search is None:
+            continue
+        sql, own = search
+        prefix = f"q{index}_"
+        renamed = _PARAMETER.sub(f"%({prefix}\\1)s", sql)
+        params.update({prefix + name: value for name, value in own.items()})
+        branches.append(f"SELECT {index:d} AS branch, hit.* FROM ({renamed}) AS hit")
+    if not branches:
+        return None
+    union = " UNION ALL ".join(f"({branch})" for branch in branches)
+    sql = f"SELECT * FROM ({union}) AS hits ORDER BY hits.branch, hits.store_position DESC"
     return sql, params
 
 
@@ -496,6 +528,7 @@ __all__ = [
     "list_statement",
     "owned_by",
     "rows_json",
+    "search_many_sql",
     "search_sql",
     "update_rows_sql",
     "update_values",

@@ -181,6 +181,27 @@ def beliefs_from_rows(columns: Iterable[str], rows: Iterable[Sequence[Any]]) -> 
     return [read(row) for row in rows]
 
 
+def branch_beliefs(
+    columns: Sequence[str], rows: Iterable[Sequence[Any]], searches: int
+) -> list[list[Belief]]:
+    """Rows of one statement reading ``searches`` searches (``_queries.search_many_sql``:
+    column ``branch`` holds a search's index) as each search's records, in row order.
+
+    The statement reads one snapshot, so rows of one id are the same row: each is converted
+    once and the record shared (records are immutable).
+    """
+    read = _positional_reader(tuple(columns))
+    branch_at, id_at = columns.index("branch"), columns.index("id")
+    found: list[list[Belief]] = [[] for _ in range(searches)]
+    seen: dict[str, Belief] = {}
+    for row in rows:
+        belief = seen.get(row[id_at])
+        if belief is None:
+            belief = seen[row[id_at]] = read(row)
+        found[row[branch_at]].append(belief)
+    return found
+
+
 @functools.lru_cache(maxsize=16)
 def _positional_reader(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], Belief]:
     at = {name: index for index, name in enumerate(columns)}
@@ -218,6 +239,7 @@ __all__ = [
     "belief_values",
     "beliefs_from_rows",
     "bind",
+    "branch_beliefs",
     "dump_json",
     "event_values",
     "rejection_values",

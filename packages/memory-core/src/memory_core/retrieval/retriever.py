@@ -23,7 +23,8 @@ scopes, so isolation holds before any ranking happens):
      the reservation and take no part in fusion.
 
    Known subjects for subject naming come from what the recency and lexical arms read, so
-   forming a query never scans a principal's whole store.
+   forming a query never scans a principal's whole store. A turn's recency and lexical arms
+   are read together (``MemoryStore.search_many``: one statement on PostgreSQL).
 2. **Eligibility.** ``snapshot`` ranks the beliefs it primes (``ranking.is_primed``): what
    should shape every answer of a session that opens with no query, i.e. preferences,
    user-model attributes and the session's own project beliefs. Relationships and facts from
@@ -48,7 +49,8 @@ turn's base recall left; ``corrections`` renders the correction lines of the sna
 members that no longer hold (see ``memory_core.retrieval.lifecycle``).
 
 Arm latencies are measured with ``timer`` (``time.perf_counter`` by default) and appear only
-in the operator tier; pass a constant timer for byte-identical traces under a fixed clock.
+in the operator tier; arms read together share their read's time equally. Pass a constant
+timer for byte-identical traces under a fixed clock.
 """
 
 from __future__ import annotations
@@ -391,8 +393,12 @@ class MemoryRetriever:
         formed = self._former.form(request.text)
         if not formed.terms:  # a turn with nothing to search for reads nothing
             return [], formed
-        recency = self._run(ARM_RECENCY, reads.query(terms=None), reads, fused=True)
-        formed, query_arms = self._query_arms(request.text, formed, reads, recency.beliefs)
+        recency, lexical = self._run_together(
+            (ARM_RECENCY, reads.query(terms=None)),
+            (ARM_LEXICAL, reads.query(terms=formed.terms)),
+            reads=reads,
+        )
+        formed, query_arms = self._query_arms(request.text, formed, reads, recency, lexical)
         return [recency, *query_arms], formed
 
     def _rank(
@@ -445,10 +451,26 @@ class MemoryRetriever:
             fused=fused,
         )
 
+    def _run_together(self, *arms: tuple[str, RecallQuery], reads: _Reads) -> list[_Arm]:
+        """Fused arms read in one go (``MemoryStore.search_many``); each arm's latency is its
+        share of the read, so the arms' latencies still add up to the time spent reading."""
+        started = self._timer()
+        found = self._memories.search_many([query for _, query in arms])
+        share_ms = round((self._timer() - started) * 1000.0 / len(arms), 3)
+        return [
+            _Arm(
+                name=name,
+                beliefs=newest_first(reads.admitted(hits)),
+                latency_ms=share_ms,
+                fused=True,
+            )
+            for (name, _), hits in zip(arms, found, strict=True)
+        ]
+
     def _query_arms(
-        self, text: str, unnamed: FormedQuery, reads: _Reads, recent: Sequence[Belief]
+        self, text: str, unnamed: FormedQuery, reads: _Reads, recency: _Arm, lexical: _Arm
     ) -> tuple[FormedQuery, list[_Arm]]:
-        lexical = self._run(ARM_LEXICAL, reads.query(terms=unnamed.terms), reads, fused=True)
+        recent = recency.beliefs
         weights = lexical_weights(lexical.beliefs, unnamed.groups)
         arms = [
             _Arm(

@@ -557,6 +557,11 @@ class InMemoryMemoryStore:
             )
             return _first_passing(matches, query, scopes)
 
+    def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
+        """``search`` of each query, in order, under one hold of the lock (one snapshot)."""
+        with self._lock:
+            return [self.search(query) for query in queries]
+
     def list_idle(
         self,
         principal: Principal,

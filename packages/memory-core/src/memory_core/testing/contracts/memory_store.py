@@ -239,6 +239,28 @@ def test_search_orders_newest_first_and_caps_at_the_limit(
     assert storage.memories.search(_query(alice, terms=("note",), limit=2)) == newest_first[:2]
 
 
+def test_search_many_answers_each_query_as_search_does(
+    storage: Storage, make_belief: MakeBelief, alice: Principal, bob: Principal
+) -> None:
+    for i in range(5):
+        storage.memories.put(make_belief(alice, subject=f"topic {i % 2}", statement=f"Note {i}."))
+    storage.memories.put(make_belief(bob, statement="Note for bob."))
+    queries = [
+        _query(alice),
+        _query(alice, terms=("note",), limit=2),
+        _query(alice, terms=(), subjects=("topic 1",)),
+        _query(alice, belief_types=frozenset()),  # can match nothing
+        _query(alice, terms=("absent",)),
+        _query(alice, limit=1),
+    ]
+    found = storage.memories.search_many(queries)
+    assert found == [storage.memories.search(query) for query in queries]
+    assert found[0] and found[1] and found[2] and not found[3] and not found[4]
+    mixed = [_query(bob), _query(alice, terms=("note",))]
+    assert storage.memories.search_many(mixed) == [storage.memories.search(q) for q in mixed]
+    assert storage.memories.search_many([]) == []
+
+
 # -- search: lexical predicates ----------------------------------------------------------------
 
 
