@@ -13,7 +13,7 @@ from memory_core import BeliefType
 from memory_core.formation import DeterministicExtractor, Turn, screen_turn
 from memory_core.formation.deterministic.conversation import EVENT_CONFIDENCE
 from memory_core.formation.deterministic.rules_plans import PLAN_CONFIDENCE
-from memory_core.formation.deterministic.timing import resolve, take_time
+from memory_core.text import resolve_time, take_time
 
 MONDAY = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 F = BeliefType.FACT
@@ -49,7 +49,7 @@ def test_relative_time_resolves_against_the_session_clock(
     remaining, when = take_time(clause)
     assert remaining == rest
     assert when is not None
-    assert resolve(when, MONDAY, past=past) == resolved
+    assert resolve_time(when, MONDAY, past=past) == resolved
 
 
 @pytest.mark.parametrize(
@@ -78,13 +78,13 @@ def test_a_weekday_resolves_to_that_weekday_within_the_week_around_the_clock(
     at = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     _, when = take_time(f"I went out on {weekday.capitalize()}")
     assert when is not None
-    resolved = date.fromisoformat(resolve(when, at, past=past).removeprefix("on "))
+    resolved = date.fromisoformat(resolve_time(when, at, past=past).removeprefix("on "))
     assert resolved.strftime("%A").casefold() == weekday
     distance = (resolved - day).days
     assert (-7 <= distance <= -1) if past else (1 <= distance <= 7)
     _, yesterday = take_time("I went out yesterday")
     assert yesterday is not None
-    assert resolve(yesterday, at, past=True) == f"on {(day - timedelta(days=1)).isoformat()}"
+    assert resolve_time(yesterday, at, past=True) == f"on {(day - timedelta(days=1)).isoformat()}"
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,9 @@ One module, so every package compares text the same way:
   conjugation for formation (:func:`third_person`, :func:`undo_third_person`, :func:`gerund`,
   :func:`irregular_past`) and base forms and inflections for retrieval's query expansion
   (:func:`base_forms`, :func:`inflections`, :func:`variants`, :func:`same_word`);
+* relative time anchored to a clock (:func:`take_time`, :func:`resolve_time`): formation
+  dates what a turn says (``yesterday`` -> ``on 2026-01-04``), retrieval the period a question
+  asks about;
 * the facet word table (:data:`FACETS`): the aspects beliefs are filed under and the words
   naming each, read by retrieval's query expansion and formation's preference subjects.
 
@@ -49,6 +52,7 @@ from memory_core.text._keys import (
     label_key,
     matching_key,
 )
+from memory_core.text._time import SEASONS, WEEKDAYS, TimePhrase, resolve_time, take_time
 
 __all__ = [
     "FACETS",
@@ -56,11 +60,14 @@ __all__ = [
     "IRREGULAR_VERBS",
     "LABEL_TRAILING_PUNCTUATION",
     "QUERY_FACETS",
+    "SEASONS",
     "SUBJECT_FACETS",
     "TRAILING_PUNCTUATION",
+    "WEEKDAYS",
     "Facet",
     "IrregularVerb",
     "Reader",
+    "TimePhrase",
     "base_forms",
     "collapse",
     "derived_bases",
@@ -73,7 +80,9 @@ __all__ = [
     "irregular_past_base",
     "label_key",
     "matching_key",
+    "resolve_time",
     "same_word",
+    "take_time",
     "third_person",
     "undo_third_person",
     "variants",

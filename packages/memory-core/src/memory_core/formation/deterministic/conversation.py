@@ -356,7 +356,7 @@ _NOT_A_NOUN = frozenset(
 def _proposal(
     who: str, predicate: str, obj: str, subject: str, when: object, *, past: bool
 ) -> list[_Proposal]:
-    from memory_core.formation.deterministic.timing import TimePhrase
+    from memory_core.text import TimePhrase
 
     statement = collapse(f"{who} {predicate} {obj}").rstrip(" .!,") + "."
     if not subject or len(statement) < 12:

@@ -13,8 +13,7 @@ from memory_core.formation.deterministic.lexicon import (
     _PRONOUN_OBJECTS,
 )
 from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
-from memory_core.formation.deterministic.timing import TimePhrase
-from memory_core.text import SUBJECT_FACETS, collapse, indefinite_article
+from memory_core.text import SUBJECT_FACETS, TimePhrase, collapse, indefinite_article
 
 
 def _strip_determiners(phrase: str) -> str:

@@ -29,9 +29,8 @@ from memory_core.formation.deterministic.screening import (
     _normalize_clause,
     _supply_subject,
 )
-from memory_core.formation.deterministic.timing import resolve
 from memory_core.formation.port import USER_STATEMENT_CONFIDENCE
-from memory_core.text import collapse, gerund, undo_third_person
+from memory_core.text import collapse, gerund, resolve_time, undo_third_person
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,7 +50,7 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
     retract = polarity is Polarity.RETRACT
     statement = proposal.render_retraction() if retract else proposal.render()
     if proposal.when is not None and not retract:
-        when = resolve(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
+        when = resolve_time(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
         statement = f"{statement.rstrip('.')} {when}."
     return ClauseReading(
         belief_type=proposal.belief_type,

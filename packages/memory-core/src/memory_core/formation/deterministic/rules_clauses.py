@@ -42,8 +42,7 @@ from memory_core.formation.deterministic.conversation import (
 )
 from memory_core.formation.deterministic.lexicon import _words
 from memory_core.formation.deterministic.phrases import _Proposal
-from memory_core.formation.deterministic.timing import take_time
-from memory_core.text import collapse
+from memory_core.text import collapse, take_time
 
 _SUBORDINATE = re.compile(
     r"^(?:ever\s+since|since|when|after|before|once|while|because|as\s+soon\s+as|now\s+that)"

@@ -78,8 +78,7 @@ from memory_core.formation.deterministic.screening import (
     _REPORTED_CLAUSE,
 )
 from memory_core.formation.deterministic.subjects import clause_parts
-from memory_core.formation.deterministic.timing import TimePhrase, take_time
-from memory_core.text import collapse
+from memory_core.text import TimePhrase, collapse, take_time
 
 
 def event_readings(clause: str) -> list[_Proposal]:

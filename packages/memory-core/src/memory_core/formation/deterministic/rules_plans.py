@@ -21,8 +21,7 @@ from memory_core.formation.deterministic.conversation import (
 )
 from memory_core.formation.deterministic.lexicon import _ARTICLES, _STOP_VERBS, _VAGUE_HEADS
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
-from memory_core.formation.deterministic.timing import take_time
-from memory_core.text import collapse, gerund_base
+from memory_core.text import collapse, gerund_base, take_time
 
 PLAN_CONFIDENCE = 0.6
 """Confidence of a plan or intention: it may not happen."""

@@ -28,8 +28,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.rules_relations import _relationship_from_have
-from memory_core.formation.deterministic.timing import take_time
-from memory_core.text import collapse
+from memory_core.text import collapse, take_time
 
 _PREFER = re.compile(
     _I + r"(?:would\s+)?(?:generally\s+|usually\s+|much\s+)?prefer\s+(?P<obj>.+)$", re.IGNORECASE

@@ -27,7 +27,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.screening import _EMPLOYER_CUT, _PLACE_CUT
-from memory_core.formation.deterministic.timing import _WEEKDAYS as _WEEKDAY_NAMES
+from memory_core.text import WEEKDAYS as _WEEKDAY_NAMES
 from memory_core.text import collapse
 
 _LIVE = re.compile(

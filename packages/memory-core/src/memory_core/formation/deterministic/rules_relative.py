@@ -16,8 +16,7 @@ import re
 from memory_core.formation.deterministic.conversation import _LISTENER, _SPECULATIVE, _is_past
 from memory_core.formation.deterministic.lexicon import _words
 from memory_core.formation.deterministic.rules_clauses import _UNRESOLVED
-from memory_core.formation.deterministic.timing import take_time
-from memory_core.text import collapse
+from memory_core.text import collapse, take_time
 
 _FUNCTION = (
     r"(?:a|an|the|my|our|this|that|these|those|another|at|of|to|in|on|for|with|about|from|and"

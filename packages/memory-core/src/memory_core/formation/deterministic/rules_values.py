@@ -31,8 +31,7 @@ from memory_core.formation.deterministic.conversation import (
     _proposal,
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
-from memory_core.formation.deterministic.timing import take_time
-from memory_core.text import collapse, gerund
+from memory_core.text import collapse, gerund, take_time
 
 _INTENSIFIER = (
     r"(?:(?:really|so|super|very|extra|truly|incredibly|especially|always|still|pretty"

@@ -1,4 +1,5 @@
-"""Relative time anchored to the session's clock.
+"""Relative time anchored to a clock: formation dates what a turn says, retrieval what a
+question asks about.
 
 A clause that says when something happened (``yesterday``, ``last week``, ``on Saturday``,
 ``in May``, ``two days ago``) loses the phrase before it is read, and the statement it forms
@@ -19,9 +20,9 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from memory_core.text import collapse, fold
+from memory_core.text._keys import collapse, fold
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = (
     "january",
     "february",
@@ -67,7 +68,7 @@ _ABBREVIATIONS = {
     "sat": "saturday",
     "sun": "sunday",
 }
-_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 """The month each (northern, meteorological) season starts; each lasts three months."""
 _MONTH = r"(?:january|february|march|april|june|july|august|september|october|november|december)"
 _COUNT = (
@@ -153,7 +154,7 @@ def _season(name: str, head: str, today: date, *, past: bool) -> str:
     """``last summer`` -> ``in summer 2025``: the latest such season over before today;
     ``next`` the first after it; ``this`` the one today is in, else by the clause's tense.
     A winter spans two years (``in winter 2024-25``)."""
-    month = _SEASONS[name]
+    month = SEASONS[name]
 
     def start(year: int) -> date:
         return date(year, month, 1)
@@ -175,7 +176,7 @@ def _season(name: str, head: str, today: date, *, past: bool) -> str:
     return f"in {name} {label}"
 
 
-def resolve(when: TimePhrase, at: datetime, *, past: bool) -> str:
+def resolve_time(when: TimePhrase, at: datetime, *, past: bool) -> str:
     """The phrase as a date or a bounded period, read at ``at`` (``on 2026-01-04``)."""
     today = at.date()
     words = when.phrase.removeprefix("on ").split()
@@ -219,10 +220,10 @@ def resolve(when: TimePhrase, at: datetime, *, past: bool) -> str:
             return f"in {_month_name(*_shift_month(today.year, today.month, by))}"
         return f"in {today.year + by}"
     name = words[-1]
-    if name in _SEASONS:
+    if name in SEASONS:
         return _season(name, head, today, past=past)
-    if name in _WEEKDAYS:
-        target = _WEEKDAYS.index(name)
+    if name in WEEKDAYS:
+        target = WEEKDAYS.index(name)
         direction = {"last": -1, "past": -1, "next": 1}.get(head, -1 if past else 1)
         if head == "this":
             direction = -1 if past else 1
@@ -253,4 +254,4 @@ def resolve(when: TimePhrase, at: datetime, *, past: bool) -> str:
     return when.phrase
 
 
-__all__ = ["TimePhrase", "resolve", "take_time"]
+__all__ = ["SEASONS", "WEEKDAYS", "TimePhrase", "resolve_time", "take_time"]
