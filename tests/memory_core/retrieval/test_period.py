@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
 
 from memory_core import Principal
-from memory_core.retrieval._period import Period, named_period
+from memory_core.retrieval._period import Period, named_period, relative_period
 
 ALICE = Principal("tenant-1", "alice")
 
@@ -76,3 +76,45 @@ def test_a_year_only_votes_for_what_the_turn_matched(world: Any) -> None:
     world.put(ALICE, "User painted the fence.", subject="fence")
     result = world.recall(ALICE, "What did I get up to in 2026?")
     assert result.trace.returned == ()
+
+
+MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("What did I do yesterday?", date(2026, 3, 1), date(2026, 3, 1)),
+        ("What did I do last week?", date(2026, 2, 23), date(2026, 3, 1)),
+        ("What did I cook last weekend?", date(2026, 2, 28), date(2026, 3, 1)),
+        ("What did I buy last month?", date(2026, 2, 1), date(2026, 2, 28)),
+        ("What did I do on Saturday?", date(2026, 2, 28), date(2026, 2, 28)),
+        ("What am I doing on Saturday?", date(2026, 3, 7), date(2026, 3, 7)),
+        ("What have I got planned next week?", date(2026, 3, 9), date(2026, 3, 15)),
+        ("What did I read last summer?", date(2025, 6, 1), date(2025, 8, 31)),
+        ("What did I bake in May?", date(2025, 5, 1), date(2025, 5, 31)),
+    ],
+)
+def test_a_relative_period_is_read_at_the_recall_instant(
+    text: str, first: date, last: date
+) -> None:
+    assert relative_period(text, MONDAY) == Period(first, last)
+
+
+@pytest.mark.parametrize(
+    "text", ["What did I do a few weeks ago?", "What did I do?", "What do I do every Monday?"]
+)
+def test_a_vague_or_habitual_time_names_no_period(text: str) -> None:
+    assert relative_period(text, MONDAY) is None
+
+
+def test_the_belief_of_yesterday_ranks_first(world: Any) -> None:
+    earlier = world.put(ALICE, "User painted a lighthouse.", subject="lighthouse")
+    world.clock.advance(86_400 * 6)
+    yesterday = world.put(ALICE, "User painted a barn.", subject="barn")
+    world.clock.advance(86_400)
+    world.put(ALICE, "User painted a boat.", subject="boat")
+    assert world.recall(ALICE, "What did I paint?").trace.returned[0] != yesterday.id
+    assert world.recall(ALICE, "What did I paint yesterday?").trace.returned[0] == yesterday.id
+    last_week = world.recall(ALICE, "What did I paint last week?").trace.returned
+    assert set(last_week[:2]) == {earlier.id, yesterday.id}

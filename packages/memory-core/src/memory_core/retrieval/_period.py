@@ -5,17 +5,20 @@ with its year (``in August 2022``) or a year after ``in``/``during`` (``in 2023`
 what was said or done then. A belief falls in the period when the user said it then
 (``valid_from``) or its statement carries an ISO date inside it (``User went camping on
 2023-06-24.``). A day is read with a day either side, since a conversation's clock and the day
-it names may differ by one. The retriever's ``period`` arm votes for those beliefs.
+it names may differ by one. A relative phrase (``yesterday``, ``last week``, ``in May``) is
+read at the recall's instant by the same clock rules formation dates a turn with
+(:func:`memory_core.text.resolve_time`). The retriever's ``period`` arm votes for those beliefs.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from memory_core.domain import Belief
 from memory_core.retrieval._lexicon import MONTH_NUMBERS
+from memory_core.text import SEASONS, resolve_time, take_time
 
 _MONTH = r"(?P<month>" + "|".join(MONTH_NUMBERS) + r")"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
@@ -67,6 +70,44 @@ def named_period(text: str) -> Period | None:
     return None
 
 
+_FUTURE = re.compile(
+    r"\b(?:will|shall|going\s+to|gonna|plan|planning|planned|am|are)\b|'ll\b", re.I
+)
+"""A question about what is coming: a bare weekday or month is the next one, not the last."""
+_RESOLVED = re.compile(
+    r"^(?:on (?P<day>\S+)|in the week of (?P<week>\S+)|on the weekend of (?P<weekend>\S+)"
+    r"|in (?P<season>[a-z]+) (?P<season_year>\d{4})(?:-\d\d)?|in (?P<rest>.+))$"
+)
+
+
+def relative_period(text: str, now: datetime) -> Period | None:
+    """The period a relative time phrase of ``text`` names, read at ``now`` as formation reads
+    a turn's (``yesterday``, ``last week``, ``on Saturday``, ``in May``, ``last summer``); a
+    bare weekday or month is the next one when the question is about what is coming. ``None``
+    for no phrase, or one that bounds no period (``a few weeks ago``)."""
+    _, when = take_time(text)
+    if when is None:
+        return None
+    said = resolve_time(when, now, past=_FUTURE.search(text) is None)
+    found = _RESOLVED.match(said)
+    if found is None:
+        return None
+    try:
+        if found["day"]:
+            day = date.fromisoformat(found["day"])
+            return Period(day, day)
+        if found["week"] or found["weekend"]:
+            start = date.fromisoformat(found["week"] or found["weekend"])
+            return Period(start, start + timedelta(days=6 if found["week"] else 1))
+    except ValueError:
+        return None  # ``in the days before 2026-03-02``: no bound
+    if found["season"] in SEASONS:
+        year, month = int(found["season_year"]), SEASONS[found["season"]]
+        last_month = date(year + (month + 2) // 12, (month + 2) % 12 + 1, 1)
+        return Period(date(year, month, 1), last_month - timedelta(days=1))
+    return named_period(said)
+
+
 def _period(found: dict[str, str | None]) -> Period | None:
     year = int(found["year"] or 0)
     if found.get("month") is None:
@@ -82,4 +123,4 @@ def _period(found: dict[str, str | None]) -> Period | None:
     return Period(day - timedelta(days=1), day + timedelta(days=1))
 
 
-__all__ = ["Period", "named_period"]
+__all__ = ["Period", "named_period", "relative_period"]

@@ -14,9 +14,10 @@ scopes, so isolation holds before any ranking happens):
    * ``person``: the relationship beliefs, when the turn asks about a person (``who``,
      ``whom``, ``whose``) and neither the lexical nor the subject arm found a relationship:
      "Who is traveling with me?" names no relation word the lexicon could bridge;
-   * ``period``: when the turn names a dated period (``in May 2023``, see ``_period``), one
-     equal vote for each belief of then: the query-matched ones and, for a day or a month,
-     the beliefs said in it (the newest said by its end, through ``as_of``);
+   * ``period``: when the turn names a period (``in May 2023``, or ``last week`` read at
+     ``as_of``; see ``_period``), one equal vote for each belief of then: the query-matched
+     ones and, for a period shorter than a year, the beliefs said in it (the newest said by
+     its end, through ``as_of``);
    * ``durable``: the snapshot's supply of preference and user-model beliefs, newest first,
      so a burst of newer beliefs cannot push them out of the candidate pool; and ``project``,
      the snapshot's supply of the session's own project beliefs. Both supply candidates for
@@ -79,7 +80,7 @@ from memory_core.ids import IdFactory
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
-from memory_core.retrieval._period import Period
+from memory_core.retrieval._period import Period, relative_period
 from memory_core.retrieval.lifecycle import (
     UNREADABLE,
     Corrections,
@@ -494,7 +495,7 @@ class MemoryRetriever:
         if formed.asks_person and not named_person:
             people = reads.query(terms=None, belief_types=PERSON_TYPES)
             arms.append(self._run(ARM_PERSON, people, reads, fused=True))
-        period = unnamed.period
+        period = unnamed.period or relative_period(text, reads.as_of)
         if period is not None:
             arms.append(self._period_arm(period, arms, reads))
         return formed, arms
