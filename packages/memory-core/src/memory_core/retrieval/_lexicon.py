@@ -30,7 +30,7 @@ only, so both adapters receive the same terms and the lexical arm keeps its exac
 
 from __future__ import annotations
 
-from memory_core.text import QUERY_FACETS, Facet, word_list
+from memory_core.text import MONTHS, QUERY_FACETS, Facet, word_list
 
 QUESTION_SCAFFOLDING: frozenset[str] = frozenset(
     word_list(
@@ -47,16 +47,7 @@ drops them from a question's keywords. Editing the list is a ranking change unde
 policy, like editing a facet."""
 
 
-MONTH_NUMBERS: dict[str, str] = {
-    name: f"{number:02d}"
-    for number, name in enumerate(
-        word_list(
-            "january february march april may june july august september october november",
-            "december",
-        ),
-        start=1,
-    )
-}
+MONTH_NUMBERS: dict[str, str] = {name: f"{n:02d}" for n, name in enumerate(MONTHS, start=1)}
 """Month name -> the two-digit month of an ISO date, added to the name's keyword group."""
 
 

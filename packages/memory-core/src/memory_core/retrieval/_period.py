@@ -7,7 +7,7 @@ what was said or done then. A belief falls in the period when the user said it t
 2023-06-24.``). A day is read with a day either side, since a conversation's clock and the day
 it names may differ by one. A relative phrase (``yesterday``, ``last week``, ``in May``) is
 read at the recall's instant by the same clock rules formation dates a turn with
-(:func:`memory_core.text.resolve_time`). The retriever's ``period`` arm votes for those beliefs.
+(:func:`memory_core.text.resolve_span`). The retriever's ``period`` arm votes for those beliefs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from datetime import date, datetime, timedelta
 
 from memory_core.domain import Belief
 from memory_core.retrieval._lexicon import MONTH_NUMBERS
-from memory_core.text import SEASONS, resolve_time, take_time
+from memory_core.text import Span, month_span, resolve_span, take_time, year_span
 
 _MONTH = r"(?P<month>" + "|".join(MONTH_NUMBERS) + r")"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
@@ -58,6 +58,12 @@ class Period:
         return self.first <= day <= self.last
 
 
+def question_period(text: str, now: datetime) -> Period | None:
+    """The period ``text`` names: the first dated one (:func:`named_period`), else the one its
+    relative time phrase names read at ``now`` (:func:`relative_period`), else ``None``."""
+    return named_period(text) or relative_period(text, now)
+
+
 def named_period(text: str) -> Period | None:
     """The first period ``text`` names with its year, or ``None``. Its words stay keywords as
     well: a statement's resolved date shares the year and month number (measured: dropping
@@ -71,13 +77,9 @@ def named_period(text: str) -> Period | None:
 
 
 _FUTURE = re.compile(
-    r"\b(?:will|shall|going\s+to|gonna|plan|planning|planned|am|are)\b|'ll\b", re.I
+    r"\b(?:will|shall|going\s+to|gonna|plan|planning|planned|am|are)\b|'ll\b", re.IGNORECASE
 )
 """A question about what is coming: a bare weekday or month is the next one, not the last."""
-_RESOLVED = re.compile(
-    r"^(?:on (?P<day>\S+)|in the week of (?P<week>\S+)|on the weekend of (?P<weekend>\S+)"
-    r"|in (?P<season>[a-z]+) (?P<season_year>\d{4})(?:-\d\d)?|in (?P<rest>.+))$"
-)
 
 
 def relative_period(text: str, now: datetime) -> Period | None:
@@ -88,34 +90,21 @@ def relative_period(text: str, now: datetime) -> Period | None:
     _, when = take_time(text)
     if when is None:
         return None
-    said = resolve_time(when, now, past=_FUTURE.search(text) is None)
-    found = _RESOLVED.match(said)
-    if found is None:
-        return None
-    try:
-        if found["day"]:
-            day = date.fromisoformat(found["day"])
-            return Period(day, day)
-        if found["week"] or found["weekend"]:
-            start = date.fromisoformat(found["week"] or found["weekend"])
-            return Period(start, start + timedelta(days=6 if found["week"] else 1))
-    except ValueError:
-        return None  # ``in the days before 2026-03-02``: no bound
-    if found["season"] in SEASONS:
-        year, month = int(found["season_year"]), SEASONS[found["season"]]
-        last_month = date(year + (month + 2) // 12, (month + 2) % 12 + 1, 1)
-        return Period(date(year, month, 1), last_month - timedelta(days=1))
-    return named_period(said)
+    span = resolve_span(when, now, past=_FUTURE.search(text) is None)
+    return _of(span)
+
+
+def _of(span: Span) -> Period | None:
+    return None if span.first is None or span.last is None else Period(span.first, span.last)
 
 
 def _period(found: dict[str, str | None]) -> Period | None:
     year = int(found["year"] or 0)
     if found.get("month") is None:
-        return Period(date(year, 1, 1), date(year, 12, 31))
+        return _of(year_span(year))
     month = int(MONTH_NUMBERS[(found["month"] or "").casefold()])
     if found.get("day") is None:
-        following = date(year + month // 12, month % 12 + 1, 1)
-        return Period(date(year, month, 1), following - timedelta(days=1))
+        return _of(month_span(year, month))
     try:
         day = date(year, month, int(found["day"] or 0))
     except ValueError:
@@ -123,4 +112,4 @@ def _period(found: dict[str, str | None]) -> Period | None:
     return Period(day - timedelta(days=1), day + timedelta(days=1))
 
 
-__all__ = ["Period", "named_period", "relative_period"]
+__all__ = ["Period", "named_period", "question_period", "relative_period"]

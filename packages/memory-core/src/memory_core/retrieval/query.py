@@ -23,7 +23,6 @@ from typing import Literal
 
 from memory_core.retrieval._lexicon import DEFAULT_FACETS, MONTH_NUMBERS, QUESTION_SCAFFOLDING
 from memory_core.retrieval._memo import TEXT_KEY_CACHE_SIZE, fold_subject
-from memory_core.retrieval._period import Period, named_period
 from memory_core.text import Facet, base_forms, same_word, variants, word_list
 from memory_core.tokenizer import STOPWORDS, query_terms, tokenize
 
@@ -62,8 +61,6 @@ class FormedQuery:
     """The concept groups ``terms`` is the union of; the lexical arm ranks by them."""
     asks_person: bool = False
     """The turn asks about a person (``who``, ``whom``, ``whose``)."""
-    period: Period | None = None
-    """The period the turn names with its year (``in August 2022``), if any."""
 
     @property
     def is_empty(self) -> bool:
@@ -181,7 +178,6 @@ class QueryFormer:
             keywords=keywords,
             groups=groups,
             asks_person=not PERSON_QUESTION_WORDS.isdisjoint(tokenize(text)),
-            period=named_period(text),
         )
 
 

@@ -80,7 +80,7 @@ from memory_core.ids import IdFactory
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
-from memory_core.retrieval._period import Period, relative_period
+from memory_core.retrieval._period import Period, question_period
 from memory_core.retrieval.lifecycle import (
     UNREADABLE,
     Corrections,
@@ -495,7 +495,7 @@ class MemoryRetriever:
         if formed.asks_person and not named_person:
             people = reads.query(terms=None, belief_types=PERSON_TYPES)
             arms.append(self._run(ARM_PERSON, people, reads, fused=True))
-        period = unnamed.period or relative_period(text, reads.as_of)
+        period = question_period(text, reads.as_of)
         if period is not None:
             arms.append(self._period_arm(period, arms, reads))
         return formed, arms
@@ -508,7 +508,7 @@ class MemoryRetriever:
         then = {b.id: b for arm in arms for b in arm.beliefs if period.holds(b)}
         if not period.is_year:
             end = datetime.combine(period.last, datetime.max.time(), tzinfo=UTC)
-            said = reads.query(terms=None).model_copy(update={"as_of": min(end, reads.as_of)})
+            said = reads.query(terms=None, as_of=min(end, reads.as_of))
             for belief in reads.admitted(self._memories.search(said)):
                 if period.holds(belief):
                     then.setdefault(belief.id, belief)
@@ -544,12 +544,13 @@ class _Reads:
         subjects: tuple[str, ...] = (),
         belief_types: frozenset[BeliefType] | None = None,
         scopes: tuple[str, ...] | None = None,
+        as_of: datetime | None = None,
     ) -> RecallQuery:
         return RecallQuery(
             principal=self.principal,
             scopes=self.scopes if scopes is None else scopes,
             statuses=LIVE_STATUSES,
-            as_of=self.as_of,
+            as_of=self.as_of if as_of is None else as_of,
             min_store_position=self.min_store_position,
             terms=terms,
             subjects=subjects,

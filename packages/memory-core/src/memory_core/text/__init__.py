@@ -14,9 +14,9 @@ One module, so every package compares text the same way:
   conjugation for formation (:func:`third_person`, :func:`undo_third_person`, :func:`gerund`,
   :func:`irregular_past`) and base forms and inflections for retrieval's query expansion
   (:func:`base_forms`, :func:`inflections`, :func:`variants`, :func:`same_word`);
-* relative time anchored to a clock (:func:`take_time`, :func:`resolve_time`): formation
-  dates what a turn says (``yesterday`` -> ``on 2026-01-04``), retrieval the period a question
-  asks about;
+* relative time anchored to a clock (:func:`take_time`, :func:`resolve_time`,
+  :func:`resolve_span`): formation dates what a turn says (``yesterday`` -> ``on
+  2026-01-04``), retrieval reads the days a question asks about;
 * the facet word table (:data:`FACETS`): the aspects beliefs are filed under and the words
   naming each, read by retrieval's query expansion and formation's preference subjects.
 
@@ -52,21 +52,32 @@ from memory_core.text._keys import (
     label_key,
     matching_key,
 )
-from memory_core.text._time import SEASONS, WEEKDAYS, TimePhrase, resolve_time, take_time
+from memory_core.text._time import (
+    MONTHS,
+    WEEKDAYS,
+    Span,
+    TimePhrase,
+    month_span,
+    resolve_span,
+    resolve_time,
+    take_time,
+    year_span,
+)
 
 __all__ = [
     "FACETS",
     "IRREGULAR_PLURALS",
     "IRREGULAR_VERBS",
     "LABEL_TRAILING_PUNCTUATION",
+    "MONTHS",
     "QUERY_FACETS",
-    "SEASONS",
     "SUBJECT_FACETS",
     "TRAILING_PUNCTUATION",
     "WEEKDAYS",
     "Facet",
     "IrregularVerb",
     "Reader",
+    "Span",
     "TimePhrase",
     "base_forms",
     "collapse",
@@ -80,6 +91,8 @@ __all__ = [
     "irregular_past_base",
     "label_key",
     "matching_key",
+    "month_span",
+    "resolve_span",
     "resolve_time",
     "same_word",
     "take_time",
@@ -87,4 +100,5 @@ __all__ = [
     "undo_third_person",
     "variants",
     "word_list",
+    "year_span",
 ]

@@ -23,7 +23,7 @@ from datetime import date, datetime, timedelta
 from memory_core.text._keys import collapse, fold
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = (
+MONTHS = (
     "january",
     "february",
     "march",
@@ -68,7 +68,7 @@ _ABBREVIATIONS = {
     "sat": "saturday",
     "sun": "sunday",
 }
-SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 """The month each (northern, meteorological) season starts; each lasts three months."""
 _MONTH = r"(?:january|february|march|april|june|july|august|september|october|november|december)"
 _COUNT = (
@@ -137,12 +137,19 @@ def take_time(clause: str) -> tuple[str, TimePhrase | None]:
     return re.sub(r"\s+,", ",", collapse(rest)), TimePhrase(phrase=" ".join(words))
 
 
+@dataclass(frozen=True)
+class Span:
+    """A time phrase resolved: the words a statement gets (``on 2026-01-04``) and the days it
+    covers, both inclusive, or ``None`` for a phrase that bounds none (``in the weeks before
+    2026-01-05``, or a phrase kept as said)."""
+
+    text: str
+    first: date | None = None
+    last: date | None = None
+
+
 def _week_start(day: date) -> date:
     return day - timedelta(days=day.weekday())
-
-
-def _month_name(year: int, month: int) -> str:
-    return f"{_MONTHS[month - 1].capitalize()} {year}"
 
 
 def _shift_month(year: int, month: int, by: int) -> tuple[int, int]:
@@ -150,11 +157,35 @@ def _shift_month(year: int, month: int, by: int) -> tuple[int, int]:
     return index // 12, index % 12 + 1
 
 
-def _season(name: str, head: str, today: date, *, past: bool) -> str:
+def _months(year: int, month: int, count: int) -> tuple[date, date]:
+    """The first and last day of ``count`` months from ``year``-``month``."""
+    return date(year, month, 1), date(*_shift_month(year, month, count), 1) - timedelta(days=1)
+
+
+def _day(day: date) -> Span:
+    """``on 2026-01-04``: one day."""
+    return Span(f"on {day.isoformat()}", day, day)
+
+
+def month_span(year: int, month: int) -> Span:
+    """``in December 2025``: one calendar month."""
+    return Span(f"in {MONTHS[month - 1].capitalize()} {year}", *_months(year, month, 1))
+
+
+def year_span(year: int) -> Span:
+    """``in 2025``: one calendar year."""
+    return Span(f"in {year}", date(year, 1, 1), date(year, 12, 31))
+
+
+def _week(start: date) -> Span:
+    return Span(f"in the week of {start.isoformat()}", start, start + timedelta(days=6))
+
+
+def _season(name: str, head: str, today: date, *, past: bool) -> Span:
     """``last summer`` -> ``in summer 2025``: the latest such season over before today;
     ``next`` the first after it; ``this`` the one today is in, else by the clause's tense.
     A winter spans two years (``in winter 2024-25``)."""
-    month = SEASONS[name]
+    month = _SEASONS[name]
 
     def start(year: int) -> date:
         return date(year, month, 1)
@@ -173,16 +204,21 @@ def _season(name: str, head: str, today: date, *, past: bool) -> str:
     else:
         year = current[0] if current else (ended if past else coming)
     label = f"{year}-{(year + 1) % 100:02d}" if name == "winter" else str(year)
-    return f"in {name} {label}"
+    return Span(f"in {name} {label}", *_months(year, month, 3))
 
 
 def resolve_time(when: TimePhrase, at: datetime, *, past: bool) -> str:
     """The phrase as a date or a bounded period, read at ``at`` (``on 2026-01-04``)."""
+    return resolve_span(when, at, past=past).text
+
+
+def resolve_span(when: TimePhrase, at: datetime, *, past: bool) -> Span:
+    """The phrase read at ``at``: the words :func:`resolve_time` gives and the days they cover."""
     today = at.date()
     words = when.phrase.removeprefix("on ").split()
     head = words[0]
     if when.phrase in ("yesterday", "last night") or head == "yesterday":
-        return f"on {(today - timedelta(days=1)).isoformat()}"
+        return _day(today - timedelta(days=1))
     if head in ("today", "tonight", "this") and words[-1] in (
         "today",
         "tonight",
@@ -190,37 +226,39 @@ def resolve_time(when: TimePhrase, at: datetime, *, past: bool) -> str:
         "afternoon",
         "evening",
     ):
-        return f"on {today.isoformat()}"
+        return _day(today)
     if head == "tomorrow":
-        return f"on {(today + timedelta(days=1)).isoformat()}"
+        return _day(today + timedelta(days=1))
     if words[-1] == "ago" and words[:2] == ["a", "few"]:
         unit = words[-2].rstrip("s")
-        return f"in the {unit}s before {today.isoformat()}"
+        return Span(f"in the {unit}s before {today.isoformat()}")
     if words[-1] == "ago":
         unit = words[-2].rstrip("s")
         count = _NUMBERS.get(" ".join(words[:-2]), 0) or int(words[0])
         if unit == "day":
-            return f"on {(today - timedelta(days=count)).isoformat()}"
+            return _day(today - timedelta(days=count))
         if unit == "week":
-            return f"in the week of {_week_start(today - timedelta(weeks=count)).isoformat()}"
+            return _week(_week_start(today - timedelta(weeks=count)))
         if unit == "month":
-            return f"in {_month_name(*_shift_month(today.year, today.month, -count))}"
-        return f"in {today.year - count}"
+            return month_span(*_shift_month(today.year, today.month, -count))
+        return year_span(today.year - count)
     if len(words) == 2 and words[1] in ("week", "weekend", "month", "year"):
         by = {"last": -1, "this": 0, "next": 1}[head]
         unit = words[1]
         if unit == "week":
-            return f"in the week of {(_week_start(today) + timedelta(weeks=by)).isoformat()}"
+            return _week(_week_start(today) + timedelta(weeks=by))
         if unit == "weekend":
             saturday = _week_start(today) + timedelta(days=5, weeks=by)
             if by == -1 and today.weekday() >= 5:
                 saturday += timedelta(weeks=1)
-            return f"on the weekend of {saturday.isoformat()}"
+            return Span(
+                f"on the weekend of {saturday.isoformat()}", saturday, saturday + timedelta(days=1)
+            )
         if unit == "month":
-            return f"in {_month_name(*_shift_month(today.year, today.month, by))}"
-        return f"in {today.year + by}"
+            return month_span(*_shift_month(today.year, today.month, by))
+        return year_span(today.year + by)
     name = words[-1]
-    if name in SEASONS:
+    if name in _SEASONS:
         return _season(name, head, today, past=past)
     if name in WEEKDAYS:
         target = WEEKDAYS.index(name)
@@ -233,13 +271,13 @@ def resolve_time(when: TimePhrase, at: datetime, *, past: bool) -> str:
             if direction < 0
             else today + timedelta(days=(target - today.weekday()) % 7 or 7)
         )
-        return f"on {day.isoformat()}"
-    if name in _MONTHS or words[-1].isdigit():
+        return _day(day)
+    if name in MONTHS or words[-1].isdigit():
         year_given = words[-1] if words[-1].isdigit() else None
         month_word = words[-2] if year_given else name
-        month = _MONTHS.index(month_word) + 1
+        month = MONTHS.index(month_word) + 1
         if year_given:
-            return f"in {_month_name(int(year_given), month)}"
+            return month_span(int(year_given), month)
         direction = {"last": -1, "next": 1}.get(head, -1 if past else 1)
         year = today.year
         if direction < 0 and month > today.month:
@@ -250,8 +288,18 @@ def resolve_time(when: TimePhrase, at: datetime, *, past: bool) -> str:
             year -= 1
         if head == "next" and month == today.month:
             year += 1
-        return f"in {_month_name(year, month)}"
-    return when.phrase
+        return month_span(year, month)
+    return Span(when.phrase)
 
 
-__all__ = ["SEASONS", "WEEKDAYS", "TimePhrase", "resolve_time", "take_time"]
+__all__ = [
+    "MONTHS",
+    "WEEKDAYS",
+    "Span",
+    "TimePhrase",
+    "month_span",
+    "resolve_span",
+    "resolve_time",
+    "take_time",
+    "year_span",
+]
