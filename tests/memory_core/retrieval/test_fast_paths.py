@@ -296,8 +296,10 @@ def _reference_lexical_weights(
                 matched[belief.id].append(index)
                 frequency[index] += 1
     total = len(hits)
+    mean = max(1.0, sum(len(text_lexemes[b.id]) for b in hits) / total) if hits else 1.0
     return {
         b.id: sum(groups[i].weight * math.log1p(total / frequency[i]) for i in matched[b.id])
+        * ((1.2 + 1) / (1 + 1.2 * (1 - 0.75 + 0.75 * len(text_lexemes[b.id]) / mean)))
         for b in hits
     }
 

@@ -18,6 +18,7 @@ from memory_core.retrieval.ranking import (
     collapse_duplicates,
     is_durable,
     is_primed,
+    length_norm,
     lexical_order,
     lexical_weights,
     order,
@@ -116,15 +117,27 @@ def test_lexical_order_prefers_more_and_rarer_concepts_then_newer(belief: Any) -
         TermGroup(kind="keyword", label="friday", lexemes=("friday", "fridays"), weight=1.0),
         TermGroup(kind="facet", label="facet:x", lexemes=("team",), weight=0.5),
     )
-    both = belief("We deploy on Fridays.")
-    team_old = belief("The team is small.")
+    both = belief("We deploy Fridays.")
+    team_old = belief("The team shrank.")
     team_new = belief("The team grew.")
     deploy = belief("We deploy daily.")
     ordered = lexical_order([team_new, deploy, team_old, both], groups)
     assert [b.id for b in ordered] == [both.id, deploy.id, team_new.id, team_old.id]
     weights = lexical_weights([team_new, deploy, team_old, both], groups)
+    # every hit is equally long (in lexemes of its subject and statement): the norm is 1
     assert weights[team_new.id] == weights[team_old.id] == pytest.approx(0.5 * math.log1p(2))
     assert weights[both.id] == pytest.approx(math.log1p(2) + math.log1p(4))
+
+
+def test_lexical_weight_of_a_longer_statement_with_the_same_match_is_lower(belief: Any) -> None:
+    groups = (TermGroup(kind="keyword", label="kayak", lexemes=("kayak",), weight=1.0),)
+    short = belief("User bought a kayak.")
+    long = belief("User bought a kayak after weeks of reading reviews in the evenings.")
+    weights = lexical_weights([long, short], groups)
+    assert weights[short.id] > weights[long.id]
+    assert [b.id for b in lexical_order([long, short], groups)] == [short.id, long.id]
+    assert length_norm(5, 5.0) == 1.0
+    assert length_norm(2, 5.0) > 1.0 > length_norm(9, 5.0)
 
 
 # scoring ------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 The pipeline, in order:
 
 1. **Arm order.** Each arm orders its own candidates: the lexical arm by weighted concepts
-   matched (``lexical_order``), the subject and recency arms newest store position first.
+   matched, normed by length as BM25 norms it (``lexical_order``), the subject and recency
+   arms newest store position first.
 2. **Fusion.** The mean over the arms that ran of each arm's normalized vote, so
    ``fused_match`` lies in [0, 1] and is commensurable with the other terms whatever ``k`` is.
    A rank-only arm (subject, recency, person) votes ``(k + 1) / (k + rank)`` with 1-based
@@ -70,6 +71,12 @@ DURABLE_TYPES: frozenset[BeliefType] = frozenset(
 )
 """Types the snapshot's durable reservation holds slots for (with any ``user``-scope belief)."""
 
+LENGTH_K1 = 1.2
+"""BM25's ``k1`` in the lexical arm's length norm (Lucene's default)."""
+
+LENGTH_B = 0.75
+"""BM25's ``b``: how far a hit's length relative to the mean scales its lexical weight."""
+
 _SCOPE_VALUE_OWN_PROJECT = 1.0
 _SCOPE_VALUE_USER = 0.5
 _SCOPE_VALUE_GENERAL = 0.25
@@ -107,18 +114,25 @@ def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
 
 
 def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict[str, float]:
-    """Each lexical hit's weight: the weighted concepts it matches, rarer concepts counting more.
+    """Each lexical hit's weight: the weighted concepts it matches, rarer concepts counting more,
+    a longer text's matches counting less.
 
     A hit's weight is ``sum(group.weight * log1p(hits / hits matching the group))`` over the
     term groups whose lexemes it contains, so a keyword outweighs a facet expansion and a
-    concept most hits share says little. Each group's term of the sum is computed once, and
-    each hit's terms are added in group order, as the definition adds them.
+    concept most hits share says little, times BM25's length norm for one occurrence,
+    ``(k1 + 1) / (1 + k1 * (1 - b + b * length / mean length))`` (``LENGTH_K1``,
+    ``LENGTH_B``; length in lexemes of subject and statement, the mean over the hits): of two
+    statements matching the same concepts the shorter, which says less else, ranks first.
+    Each group's term of the sum is computed once, and each hit's terms are added in group
+    order, as the definition adds them.
     """
     group_lexemes = [frozenset(group.lexemes) for group in groups]
     matched: dict[str, list[int]] = {}
+    lengths: dict[str, int] = {}
     frequency = [0] * len(groups)
     for belief in hits:
         words = lexemes(f"{belief.subject} {belief.statement}")
+        lengths[belief.id] = len(words)
         indexes = [i for i, wanted in enumerate(group_lexemes) if not wanted.isdisjoint(words)]
         for index in indexes:
             frequency[index] += 1
@@ -130,7 +144,16 @@ def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict
         group.weight * math.log1p(total / count) if count else 0.0
         for group, count in zip(groups, frequency, strict=True)
     ]
-    return {b.id: sum([terms[i] for i in matched[b.id]]) for b in hits}
+    mean_length = max(1.0, sum(lengths.values()) / len(lengths)) if lengths else 1.0
+    return {
+        b.id: sum([terms[i] for i in matched[b.id]]) * length_norm(lengths[b.id], mean_length)
+        for b in hits
+    }
+
+
+def length_norm(length: int, mean_length: float) -> float:
+    """BM25's length norm of one occurrence: 1 at the mean length, more below it, less above."""
+    return (LENGTH_K1 + 1) / (1 + LENGTH_K1 * (1 - LENGTH_B + LENGTH_B * length / mean_length))
 
 
 def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[Belief]:
