@@ -43,6 +43,12 @@ lower them to admit a regression.
   visiting my aunt``) formed nothing, and so did a thing that speaks to the user. Its one miss
   is by decision: a partner named in apposition (``My wife Ingrid and I went to Rome``) forms
   the relationship only, as the held-out set's fp-102 requires.
+* ``coordination_and_captions_cases.json`` (blind set 14, 34 expected beliefs): two acts joined
+  by ``and`` formed one belief (``I got a promotion and moved to Denver`` never updated the
+  home), a long image caption was kept to 14 words, cut mid-phrase, and ``kind of`` made
+  ``of`` an adverb (``User is proud their daughter``). Its two misses are by decision: a
+  degree word stays in what the user found or had (``really helpful``, ``such a great
+  time``), as earlier sets label it (``User found learning to knit really hard.``).
 """
 
 from __future__ import annotations
@@ -75,7 +81,7 @@ FLOORS = {
     "relative_clause_cases.json": 19,
     "routines_and_roles_cases.json": 21,
     "company_and_plans_cases.json": 21,
-    "coordination_and_captions_cases.json": 3,
+    "coordination_and_captions_cases.json": 32,
 }
 """Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0 and 3 before the change each file
 guards."""

@@ -282,13 +282,16 @@ _VERB_GROUP = re.compile(
 
 
 def _strip_adverbs(text: str) -> str:
-    """``text`` without its leading adverbs: the listed ones, and a lowercase word ending in
-    ``-ly`` that is no noun (a capitalised one inside a clause is a name: ``Italy``, ``Emily``)."""
+    """``text`` without its leading adverbs: the listed ones, ``kind of`` and ``sort of``, and a
+    lowercase word ending in ``-ly`` that is no noun (a capitalised one inside a clause is a
+    name: ``Italy``, ``Emily``)."""
     words = text.split()
     while words:
         lower = words[0].casefold().strip(",")
         heuristic = lower.endswith("ly") and words[0][:1].islower() and lower not in _NOT_ADVERBS
-        if lower in _ADVERB_WORDS or heuristic:
+        if lower in ("kind", "sort") and len(words) > 1 and words[1].casefold() == "of":
+            words = words[2:]
+        elif lower in _ADVERB_WORDS or heuristic:
             words = words[1:]
         else:
             break

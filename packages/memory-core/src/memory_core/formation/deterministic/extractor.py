@@ -9,6 +9,7 @@ from memory_core.domain import Polarity
 from memory_core.formation._text import split_clauses
 from memory_core.formation.deterministic.answers import answer_readings
 from memory_core.formation.deterministic.conversation import _LISTENER, _is_past
+from memory_core.formation.deterministic.coordination import coordinated_acts
 from memory_core.formation.deterministic.phrases import _Proposal
 from memory_core.formation.deterministic.reading import (
     ClauseReading,
@@ -25,6 +26,7 @@ from memory_core.formation.deterministic.rules_clauses import (
 )
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
+from memory_core.formation.deterministic.rules_team import team_change
 from memory_core.formation.deterministic.screening import (
     _DEPENDENT_PARTICIPLE,
     _SARCASM,
@@ -140,16 +142,27 @@ class DeterministicExtractor:
                 user_opens = re.match(r"^I\b", text) is not None
             elif user_opens:
                 text = _supply_subject(text)
-            proposals = _read(text) if text else []
-            if not proposals and previous:
-                resolved = _resolve_pronoun(text, previous) or resolved_evaluation(text, previous)
-                proposals = [(p, Polarity.ASSERT) for p in resolved]
-            event = None if proposals or not text else trailing_event(text) or relative_event(text)
-            if event is not None:
-                proposals = _read(event)
-            previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
-            emit(proposals)
+            for act in _acts(text) if text else []:
+                proposals = _read(act)
+                if not proposals and previous:
+                    resolved = _resolve_pronoun(act, previous) or resolved_evaluation(act, previous)
+                    proposals = [(p, Polarity.ASSERT) for p in resolved]
+                event = None if proposals else trailing_event(act) or relative_event(act)
+                if event is not None:
+                    proposals = _read(event)
+                previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
+                emit(proposals)
         return previous
+
+
+def _acts(text: str) -> list[str]:
+    """The clause as the acts it joins (``coordinated_acts``) when each reads as a statement
+    alone, else whole; a team's change of decision (``We ditched X and moved to Y``) is read
+    whole by its own rule."""
+    acts = coordinated_acts(text)
+    if len(acts) == 1 or team_change(text) is not None or not all(map(_read, acts)):
+        return [text]
+    return acts
 
 
 _PURPOSE_TAIL = re.compile(

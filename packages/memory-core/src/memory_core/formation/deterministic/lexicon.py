@@ -215,7 +215,7 @@ like ``old`` or ``former`` may not, since it names a past relation."""
 
 _ADVERB_WORDS = _words(
     """really just also actually finally recently always never usually sometimes often even
-    still totally definitely absolutely kinda kind of honestly already only mostly mainly
+    still totally definitely absolutely kinda honestly already only mostly mainly
     literally seriously truly genuinely basically currently now then again once twice first
     so very super pretty quite too all soon ever lately luckily sadly thankfully hopefully
     officially especially obviously clearly certainly surely"""

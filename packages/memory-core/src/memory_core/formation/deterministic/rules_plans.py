@@ -52,11 +52,17 @@ _PLAN_VERBS = {
 }
 
 
+_COMPARED = re.compile(r"^(?:more|less)\s+of\s+an?\b", re.IGNORECASE)
+"""``I'm more of a coffee person``: a comparison with something the clause does not say."""
+
+
 def _feeling(
     who: str, be: str, obj: str, *, plural: bool, when: object, team: bool
 ) -> list[_Proposal]:
     """``I'm so excited about the concert`` -> ``User is excited about the concert.``"""
     words = _strip_adverbs(obj)
+    if _COMPARED.match(words):
+        return []
     statement_obj = _object(words, team=team)
     if not statement_obj or _pronoun_only(statement_obj) or _LOCATIVE_PRONOUN.search(words):
         return []

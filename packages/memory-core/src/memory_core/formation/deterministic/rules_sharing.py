@@ -28,6 +28,7 @@ from memory_core.formation.deterministic.conversation import (
     _pronoun_only,
     _thing,
 )
+from memory_core.formation.deterministic.lexicon import _ARTICLES, _PREPOSITIONS
 from memory_core.formation.deterministic.phrases import _Proposal
 from memory_core.text import collapse
 
@@ -36,8 +37,11 @@ CAPTION_CONFIDENCE = 0.6
 SHOWN_CONFIDENCE = 0.8
 """Confidence of a picture the user presented in their own words."""
 MAX_SHOWN_WORDS = 14
-"""A presented or captioned object is kept to this many words (a belief is read beside its
-cost)."""
+"""A presented object is kept to this many words (a belief is read beside its cost)."""
+MAX_CAPTION_WORDS = 8
+"""A caption is kept to this many words, cut before a phrase that qualifies what it names
+(``a dog catching a frisbee in a park near the lake`` -> ``... in a park``): a machine's
+description of the picture, whose head and first details carry what it shows."""
 
 _PICTURE = r"(?:photo|photograph|pic|picture|snap|snapshot|shot|selfie|image|video|clip)s?"
 _PRESENTING = re.compile(
@@ -62,9 +66,35 @@ _OWN_FRAMING = re.compile(
 """``Here's my point``, ``here's my advice``: framing talk, not a thing shown."""
 
 
-def _clip(text: str) -> str:
+_LOOSE_END = _PREPOSITIONS | _ARTICLES | {"and", "or", "that", "which", "who", "is", "are"}
+"""Words a clipped object never ends with (``a table filled with``)."""
+_QUALIFIER = (_PREPOSITIONS - {"of"}) | {"and", "or", "that", "which", "who", "while", "under"}
+
+
+def _clip(text: str, limit: int = MAX_SHOWN_WORDS) -> str:
+    """At most ``limit`` words of ``text``; one that was cut ends with no loose word."""
     words = text.split()
-    return " ".join(words[:MAX_SHOWN_WORDS])
+    if len(words) <= limit:
+        return text
+    words = words[:limit]
+    while len(words) > 1 and words[-1].casefold() in _LOOSE_END:
+        words.pop()
+    return " ".join(words)
+
+
+def _is_qualifier(word: str) -> bool:
+    lower = word.casefold()
+    return lower in _QUALIFIER or (len(lower) > 4 and lower.endswith(("ing", "ed")))
+
+
+def _clip_caption(text: str) -> str:
+    """A caption of at most ``MAX_CAPTION_WORDS`` words, cut before the last qualifying phrase
+    (a preposition, ``and``, a participle) that opens within them, else clipped."""
+    words = text.split()
+    if len(words) <= MAX_CAPTION_WORDS:
+        return text
+    cuts = [i for i in range(2, MAX_CAPTION_WORDS + 1) if _is_qualifier(words[i])]
+    return " ".join(words[: cuts[-1]]) if cuts else _clip(text, MAX_CAPTION_WORDS)
 
 
 def _subject(shown: str) -> str:
@@ -93,7 +123,7 @@ def sharing_readings(sentence: str) -> list[_Proposal]:
     text = sentence.strip().rstrip(" .!")
     caption = _CAPTION.match(text)
     if caption is not None:
-        shown = _clip(caption.group("shown").strip(" ."))
+        shown = _clip_caption(caption.group("shown").strip(" ."))
         if _LISTENER.search(shown) or _pronoun_only(shown):
             return []
         subject = _subject(shown)
