@@ -41,6 +41,14 @@ from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 _PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
 _CUT_SHORT = re.compile(r"\b(?:to|a|an|the|of|and|or|but|their)\.$", re.IGNORECASE)
 """A statement ending in a word no clause ends with was cut short (``User loves to.``)."""
+_UNNAMED_IT = re.compile(
+    r"^User(?:'s\s+\S+)?\s+(?:\S+\s+){0,3}?it(?:'s)?\b"
+    r"(?!\s+(?:when|whenever|that|if)\b)(?!(?:'s|\s+is|\s+was)?\s+(?:\w+\s+)?\w+\s+to\b)",
+    re.IGNORECASE,
+)
+"""An ``it`` among the first words of the predicate names nothing the clause said (``User plans
+to check it out.``); one that anticipates its clause (``hates it when ...``, ``feels it's
+important to ...``) does."""
 _JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$", re.IGNORECASE)
 _NAMED_HEAD = re.compile(r"^(?:(?i:maybe|perhaps|probably|hopefully)\s+)?(?P<name>[A-Z][a-z]+)$")
 _NOT_A_PARTNER = frozenset(
@@ -90,13 +98,16 @@ class DeterministicExtractor:
         def emit(proposals: list[tuple[_Proposal, Polarity]]) -> None:
             for reading in (_reading(p, polarity, turn.created_at) for p, polarity in proposals):
                 # Nothing forms about the listener (``User loves your turtles.``), nor a
-                # statement whose object was elided (``I love to.``).
-                if _LISTENER.search(reading.statement) or _CUT_SHORT.search(reading.statement):
+                # statement whose object was elided (``I love to.``) or is an unnamed ``it``.
+                statement = reading.statement
+                if _LISTENER.search(statement) or _CUT_SHORT.search(statement):
+                    continue
+                if _UNNAMED_IT.search(statement):
                     continue
                 key = (
                     reading.belief_type.value,
                     reading.subject,
-                    reading.statement.casefold(),
+                    statement.casefold(),
                     reading.polarity.value,
                 )
                 if key not in seen:
