@@ -63,6 +63,19 @@ def test_a_clause_whose_object_is_elided_or_unnamed_forms_nothing(read: Reader, 
     assert read(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("We both love hiking.", "User loves hiking."),
+        ("We both went to the concert.", "User went to the concert."),
+        ("We each bought a ticket.", "User bought a ticket."),
+    ],
+)
+def test_we_both_and_we_each_read_as_we(read: Reader, text: str, statement: str) -> None:
+    # Written before the change: each formed ``User boths ...`` or ``User eaches ...``.
+    assert statement in [found for _, _, found in read(text)]
+
+
 def test_a_time_phrase_taken_out_leaves_no_space_before_a_comma(read: Reader) -> None:
     readings = read("We went fishing with the twins a few days ago, caught trout and perch.")
     assert readings

@@ -197,6 +197,10 @@ _HOPE_TAIL = re.compile(
 """``I'm reading X and hoping it'll help``: the hope that trails a statement is not part of it."""
 
 
+_WE_TOGETHER = re.compile(r"^(we)\s+(?:both|each|all)\s+(?=[a-z])", re.IGNORECASE)
+"""``We both went``: the user and others, as ``We went`` (not ``User boths went``)."""
+
+
 def _normalize_clause(clause: str) -> str:
     text = _drop_vocative(collapse(clause.replace("’", "'").replace("‘", "'")))
     if not re.match(r"^(?:I\s+am|I'm)\s+(?:hoping|wishing|praying)\b", text, re.IGNORECASE):
@@ -208,6 +212,7 @@ def _normalize_clause(clause: str) -> str:
         previous = text
         text = _DISCOURSE.sub("", text, count=1).lstrip(" ,")
     text = _AUXILIARY_ADVERBS.sub(r"\1 ", text)
+    text = _WE_TOGETHER.sub(r"\1 ", text)
     return text.rstrip(" .!;,")
 
 
