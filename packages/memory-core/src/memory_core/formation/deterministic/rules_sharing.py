@@ -68,7 +68,7 @@ _OWN_FRAMING = re.compile(
 
 _LOOSE_END = _PREPOSITIONS | _ARTICLES | {"and", "or", "that", "which", "who", "is", "are"}
 """Words a clipped object never ends with (``a table filled with``)."""
-_QUALIFIER = (_PREPOSITIONS - {"of"}) | {"and", "or", "that", "which", "who", "while", "under"}
+_QUALIFIER = (_PREPOSITIONS - {"of"}) | {"that", "which", "who", "while", "under"}
 
 
 def _clip(text: str, limit: int = MAX_SHOWN_WORDS) -> str:
@@ -82,25 +82,36 @@ def _clip(text: str, limit: int = MAX_SHOWN_WORDS) -> str:
     return " ".join(words)
 
 
-def _is_qualifier(word: str) -> bool:
-    lower = word.casefold()
-    return lower in _QUALIFIER or (len(lower) > 4 and lower.endswith(("ing", "ed")))
+def _opens_qualifier(words: list[str], index: int) -> bool:
+    """Whether ``words[index]`` opens a phrase qualifying what comes before it: a preposition
+    or relative word, ``and`` before a new noun phrase (``and a red hat``), or a participle
+    before its own complement (``catching a frisbee``, ``filled with food``), not an adjective
+    (``black and white striped pattern``)."""
+    lower = words[index].casefold()
+    following = words[index + 1].casefold() if index + 1 < len(words) else ""
+    if lower in ("and", "or"):
+        return following in _ARTICLES or following.isdigit()
+    if len(lower) > 4 and lower.endswith(("ing", "ed")):
+        return following in _LOOSE_END
+    return lower in _QUALIFIER
 
 
 def _clip_caption(text: str) -> str:
     """A caption of at most ``MAX_CAPTION_WORDS`` words, cut before the last qualifying phrase
-    (a preposition, ``and``, a participle) that opens within them, else clipped."""
+    (``_opens_qualifier``) that opens within them, else clipped."""
     words = text.split()
     if len(words) <= MAX_CAPTION_WORDS:
         return text
-    cuts = [i for i in range(2, MAX_CAPTION_WORDS + 1) if _is_qualifier(words[i])]
+    cuts = [i for i in range(2, MAX_CAPTION_WORDS + 1) if _opens_qualifier(words, i)]
     return " ".join(words[: cuts[-1]]) if cuts else _clip(text, MAX_CAPTION_WORDS)
 
 
 def _subject(shown: str) -> str:
     """The head noun phrase of what is shown, before any action or relative clause in it (``a
-    dog catching a frisbee`` -> ``dog``, ``the cafes I'm thinking about`` -> ``cafes``)."""
-    return _thing(re.split(r"\s+(?:\w{2,}ing|I|we|that|which|who)\b", shown, maxsplit=1)[0])
+    dog catching a frisbee`` -> ``dog``, ``the cafes I'm thinking about`` -> ``cafes``); an
+    ``-ing`` word right after the article names the thing (``a shopping mall``)."""
+    body = re.sub(r"^(?:a|an|the)\s+", "", shown, flags=re.IGNORECASE)
+    return _thing(re.split(r"\s+(?:\w{2,}ing|I|we|that|which|who)\b", body, maxsplit=1)[0])
 
 
 def _shared(statement_obj: str, subject: str, confidence: float) -> list[_Proposal]:

@@ -1,0 +1,62 @@
+"""An image caption's subject and cut.
+
+Written before the change, with invented captions: a caption whose head noun is written with an
+``-ing`` word (``a shopping mall``, ``a drawing book``) took ``a`` as its subject, and a cut
+before ``and`` or an adjective ending in ``-ed`` split a phrase (``a bowl with a black and
+white``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_core.formation import DeterministicExtractor, Turn, screen_turn
+
+
+def _readings(text: str) -> list[tuple[str, str]]:
+    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
+    return [(c.subject, c.statement) for c in DeterministicExtractor().extract(turn)]
+
+
+@pytest.mark.parametrize(
+    ("caption", "subject", "statement"),
+    [
+        (
+            "a photo of a shopping mall with a glass entrance",
+            "shopping mall",
+            "User shared a photo of a shopping mall with a glass entrance.",
+        ),
+        (
+            "a photo of a drawing book with a bunch of drawings",
+            "drawing book",
+            "User shared a photo of a drawing book with a bunch of drawings.",
+        ),
+        (
+            "a photo of a bowl with a black and white design on it",
+            "bowl",
+            "User shared a photo of a bowl with a black and white design.",
+        ),
+        (
+            "a photo of a bowl with a black and white striped pattern",
+            "bowl",
+            "User shared a photo of a bowl.",
+        ),
+        (
+            "a photo of a dog catching a frisbee in a park near the lake",
+            "dog",
+            "User shared a photo of a dog catching a frisbee in a park.",
+        ),
+        (
+            "a photo of a woman with a blue face and a red hat on a bench",
+            "woman",
+            "User shared a photo of a woman with a blue face.",
+        ),
+    ],
+)
+def test_a_caption_keeps_its_head_noun_and_a_whole_phrase(
+    caption: str, subject: str, statement: str
+) -> None:
+    assert _readings(f"[shared an image: {caption}]") == [(subject, statement)]
