@@ -1,8 +1,10 @@
-"""An ``it`` the clause does not name forms nothing; an ``it`` that anticipates its clause does.
+"""A pronoun the clause does not name forms nothing; an ``it`` that anticipates its clause does.
 
-Written before the change, with invented text: on the extractor before it, all 10 turns that
-must form nothing formed a belief about an unnamed ``it`` (``User plans to check it out.``),
-and the 5 readings whose ``it`` the clause names or anticipates formed.
+Written before each change, with invented text. On the extractor before the first, all 10
+turns about an unnamed ``it`` formed a belief (``User plans to check it out.``); before the
+second, the 6 turns about an ``it`` in a phrasal verb or a lone ``this``/``that`` (``make it
+happen``, ``dreaming of this``) did. The readings whose pronoun the clause names or
+anticipates (``hates it when``, ``a vase like that``, ``those in need``) formed throughout.
 """
 
 from __future__ import annotations
@@ -33,9 +35,15 @@ def _statements(text: str) -> list[str]:
         "I'm so stoked about it!",
         "I needed to do it for my family.",
         "I'm going to bake it for my sister this weekend.",
+        "I've been dreaming of this for a while.",
+        "I'm so stoked about this!",
+        "I decided to include this at the start.",
+        "I'm determined to make it happen.",
+        "I'll keep that in mind next time.",
+        "I'm excited to check it out.",
     ],
 )
-def test_a_clause_about_an_unnamed_it_forms_nothing(text: str) -> None:
+def test_a_clause_about_an_unnamed_pronoun_forms_nothing(text: str) -> None:
     assert _statements(text) == []
 
 
@@ -53,6 +61,14 @@ def test_a_clause_about_an_unnamed_it_forms_nothing(text: str) -> None:
             "User bought a kayak and took it to the lake.",
         ),
         ("I love it when my kids laugh.", "User loves it when their kids laugh."),
+        (
+            "I made a vase like that in my pottery class.",
+            "User made a vase like that in their pottery class.",
+        ),
+        (
+            "Helping those in need is important to me.",
+            "Helping those in need is important to User.",
+        ),
     ],
 )
 def test_an_it_the_clause_names_or_anticipates_still_forms(text: str, statement: str) -> None:

@@ -49,6 +49,15 @@ _UNNAMED_IT = re.compile(
 """An ``it`` among the first words of the predicate names nothing the clause said (``User plans
 to check it out.``); one that anticipates its clause (``hates it when ...``, ``feels it's
 important to ...``) does."""
+_UNNAMED_ANYWHERE = re.compile(
+    r"\bit\s+(?:out|up|off|down|over|back|happen)\b"
+    r"|(?<!\blike\s)(?<!\bafter\s)(?<!\bbefore\s)\b(?:this|that|these|those)"
+    r"(?=[.!,]|\s+(?:at|in|on|to|for|with|from|about|by)\b(?<!those\sin))",
+    re.IGNORECASE,
+)
+"""A pronoun no clause names anywhere: ``it`` in a phrasal verb (``make it happen``, ``keep it
+up``) and ``this``/``that`` standing alone (``dreaming of this``, ``keep that in mind``); not
+``like that``, ``after that`` nor ``those in need``."""
 _JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$", re.IGNORECASE)
 _NAMED_HEAD = re.compile(r"^(?:(?i:maybe|perhaps|probably|hopefully)\s+)?(?P<name>[A-Z][a-z]+)$")
 _NOT_A_PARTNER = frozenset(
@@ -102,7 +111,7 @@ class DeterministicExtractor:
                 statement = reading.statement
                 if _LISTENER.search(statement) or _CUT_SHORT.search(statement):
                     continue
-                if _UNNAMED_IT.search(statement):
+                if _UNNAMED_IT.search(statement) or _UNNAMED_ANYWHERE.search(statement):
                     continue
                 key = (
                     reading.belief_type.value,
