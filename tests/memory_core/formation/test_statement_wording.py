@@ -21,6 +21,11 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
     ("text", "expected"),
     [
         (
+            # written before the change: cut at its word limit, it ended ``they are a part.``
+            "I asked my family and friends to join the virtual support group I'm a part of.",
+            "User asked their family and friends to join the virtual support group.",
+        ),
+        (
             "And here's one of the cafes I'm thinking about.",
             ("fact", "cafes", "User shared one of the cafes they are thinking about."),
         ),

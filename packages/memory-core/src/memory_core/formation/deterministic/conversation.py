@@ -72,6 +72,7 @@ many words at most: a recalled statement is read beside its cost."""
 _OBJECT_BOUNDARIES = frozenset(
     {"with", "because", "and", "but", "which", "who", "that", "when", "where", "while", "so"}
 )
+_SUBJECT_PRONOUNS = frozenset({"they", "he", "she", "we"})
 _LAST_ITEM = re.compile(r"(?:^|\s)(?:and|or)\s+[^,]+$")
 
 
@@ -102,9 +103,10 @@ def _object(text: str, *, team: bool) -> str:
 
 def _object_cut(words: list[str]) -> int:
     """Where a long object is cut: before its first clause-like word after six words, else
-    before its first preposition there, so it never ends mid-phrase (``... places they want
-    to``), and at ``MAX_OBJECT_WORDS`` at most."""
-    for boundaries in (_OBJECT_BOUNDARIES, _PREPOSITIONS):
+    before its first preposition there, else before a subject pronoun opening a clause (``the
+    group they are a part of``), so it never ends mid-phrase (``... places they want to``),
+    and at ``MAX_OBJECT_WORDS`` at most."""
+    for boundaries in (_OBJECT_BOUNDARIES, _PREPOSITIONS, _SUBJECT_PRONOUNS):
         for i, word in enumerate(words[6:MAX_OBJECT_WORDS], start=6):
             if word.casefold() in boundaries:
                 return i
