@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from memory_core import Authority, Belief, BeliefStatus, BeliefType, Polarity
-from memory_store_pg._rows import belief_from_row, belief_values, beliefs_from_rows, to_record
+from memory_store_pg._rows import (
+    BeliefReader,
+    belief_from_row,
+    belief_values,
+    beliefs_from_rows,
+    to_record,
+)
 
 T0 = datetime(2026, 3, 2, 9, 0, 0, 123456, tzinfo=UTC)
 PLUS_TWO = timezone(timedelta(hours=2))
@@ -105,3 +111,53 @@ def test_rows_missing_a_belief_column_are_refused() -> None:
     names = [name for name in _row(_belief()) if name != "statement"]
     with pytest.raises(TypeError, match="statement"):
         beliefs_from_rows(names, [])
+
+
+def _columns_and_row(belief: Belief) -> tuple[list[str], tuple[Any, ...]]:
+    mapping = _row(belief)
+    return list(mapping), tuple(mapping.values())
+
+
+def test_a_reader_reuses_the_record_of_a_row_it_read_with_the_same_values() -> None:
+    reader = BeliefReader()
+    columns, row = _columns_and_row(_belief())
+    first = reader.beliefs(columns, [row])[0]
+    again = reader.beliefs(columns, [tuple(row)])[0]
+    assert again is first
+    assert first == _belief()
+    assert len(reader) == 1
+
+
+def test_a_reader_reads_a_changed_row_as_a_new_record() -> None:
+    reader = BeliefReader()
+    columns, row = _columns_and_row(_belief())
+    first = reader.beliefs(columns, [row])[0]
+    _, changed = _columns_and_row(_belief(statement="User prefers ristretto."))
+    second = reader.beliefs(columns, [changed])[0]
+    assert second is not first
+    assert second.statement == "User prefers ristretto."
+    assert reader.beliefs(columns, [changed])[0] is second
+
+
+def test_a_full_reader_is_emptied_and_forget_empties_it() -> None:
+    reader = BeliefReader(capacity=2)
+    rows = [_columns_and_row(_belief(id=f"b-000000{n}")) for n in range(3)]
+    read = [reader.beliefs(columns, [row])[0] for columns, row in rows]
+    assert len(reader) == 1  # the third record found the reader full
+    assert [b.id for b in read] == ["b-0000000", "b-0000001", "b-0000002"]
+    reader.forget()
+    assert len(reader) == 0
+
+
+def test_branches_share_one_record_per_row() -> None:
+    columns, row = _columns_and_row(_belief())
+    _, other = _columns_and_row(_belief(id="b-0000002"))
+    tagged = ["branch", *columns]
+    rows = [(0, *row), (0, *other), (1, *row)]
+    found = BeliefReader().branches(tagged, rows, 3)
+    assert [[b.id for b in branch] for branch in found] == [
+        ["b-0000001", "b-0000002"],
+        ["b-0000001"],
+        [],
+    ]
+    assert found[1][0] is found[0][0]

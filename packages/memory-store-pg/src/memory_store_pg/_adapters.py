@@ -45,6 +45,7 @@ from memory_core.errors import (
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
 from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
+from memory_store_pg._engine import BINARY_RESULTS
 from memory_store_pg._queries import (
     copy_rows,
     event_page_statement,
@@ -69,7 +70,6 @@ from memory_store_pg._rows import (
     belief_copy_row,
     belief_values,
     beliefs_from_rows,
-    branch_beliefs,
     event_values,
     rejection_values,
     session_values,
@@ -91,6 +91,7 @@ from memory_store_pg._schema import (
 )
 
 _log = logging.getLogger(__name__)
+_BINARY = {BINARY_RESULTS: True}  # belief reads: rows in binary format (see ``_engine``)
 _EVENTS = events  # the table, where a parameter named ``events`` hides it
 
 
@@ -478,16 +479,20 @@ def _idle_sessions(
     )
 
 
-def _beliefs(result: sa.CursorResult[Any]) -> list[Belief]:
-    """Every row of ``result`` as a ``Belief``, read by column position."""
-    return beliefs_from_rows(result.keys(), result.all())
-
-
 class PostgresMemoryStore:
     """Beliefs: positions from ``memories_store_position_seq``, lexical search over GIN."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
+
+    def _beliefs(self, result: sa.CursorResult[Any], *, bulk: bool = False) -> list[Belief]:
+        """Every row of ``result`` as a ``Belief``, read by column position: through the
+        shared reader (which reuses a record read before), or, for a ``bulk`` read of any
+        number of rows, each converted afresh (so it does not crowd out the rows recalls
+        read again)."""
+        if bulk:
+            return beliefs_from_rows(result.keys(), result.all())
+        return self._db.beliefs.beliefs(result.keys(), result.all())
 
     def put(self, belief: Belief) -> Belief:
         """Insert a new belief with a fresh store position; a known id is a ``ConflictError``."""
@@ -666,9 +671,9 @@ class PostgresMemoryStore:
             owned_by(memories, principal), memories.c.id == belief_id
         )
         with self._db.connect(principal, write=False) as connection:
-            result = connection.execute(statement)
+            result = connection.execute(statement, execution_options=_BINARY)
             columns, row = result.keys(), result.one_or_none()
-        return None if row is None else beliefs_from_rows(columns, [row])[0]
+        return None if row is None else self._db.beliefs.beliefs(columns, [row])[0]
 
     def get_many(self, principal: Principal, belief_ids: Sequence[str]) -> list[Belief]:
         """The principal's beliefs among ``belief_ids`` (any status), sorted by id.
@@ -684,14 +689,17 @@ class PostgresMemoryStore:
             .order_by(memories.c.id)
         )
         with self._db.connect(principal, write=False) as connection:
-            return _beliefs(connection.execute(statement))
+            return self._beliefs(connection.execute(statement, execution_options=_BINARY))
 
     def list_beliefs(
         self, principal: Principal, statuses: frozenset[BeliefStatus] | None = None
     ) -> list[Belief]:
         """The principal's beliefs (optionally of some statuses) in store-position order."""
         with self._db.connect(principal, write=False) as connection:
-            return _beliefs(connection.execute(list_statement(principal, statuses)))
+            return self._beliefs(
+                connection.execute(list_statement(principal, statuses), execution_options=_BINARY),
+                bulk=True,
+            )
 
     def search(self, query: RecallQuery) -> list[Belief]:
         """Beliefs passing the query's predicates, newest store position first, capped."""
@@ -700,7 +708,7 @@ class PostgresMemoryStore:
             return []
         sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
-            return _beliefs(connection.exec_driver_sql(sql, params))
+            return self._beliefs(connection.exec_driver_sql(sql, params, execution_options=_BINARY))
 
     def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
         """``search`` of each query, in order, as one statement (one snapshot, one round trip)
@@ -713,8 +721,8 @@ class PostgresMemoryStore:
             return [[] for _ in queries]
         sql, params = search
         with self._db.connect(principals.pop(), write=False) as connection:
-            result = connection.exec_driver_sql(sql, params)
-            return branch_beliefs(tuple(result.keys()), result.all(), len(queries))
+            result = connection.exec_driver_sql(sql, params, execution_options=_BINARY)
+            return self._db.beliefs.branches(tuple(result.keys()), result.all(), len(queries))
 
     def find_by_subject(
         self,
@@ -738,7 +746,7 @@ class PostgresMemoryStore:
             return []
         sql, params = lookup
         with self._db.connect(principal, write=False) as connection:
-            return _beliefs(connection.exec_driver_sql(sql, params))
+            return self._beliefs(connection.exec_driver_sql(sql, params, execution_options=_BINARY))
 
     def pinned(self) -> AbstractContextManager[None]:
         """Run the block's calls to this storage's ports on one pooled connection.
@@ -779,7 +787,7 @@ class PostgresMemoryStore:
             touched_before=touched,
         )
         with self._db.connect(principal, write=False) as connection:
-            return _beliefs(connection.execute(statement))
+            return self._beliefs(connection.execute(statement, execution_options=_BINARY))
 
     def list_principals_with_idle(
         self, evidence_before: datetime, limit: int, *, after: Principal | None = None

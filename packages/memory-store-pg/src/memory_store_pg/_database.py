@@ -31,6 +31,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from memory_core.domain import Principal
 from memory_store_pg._engine import translated_errors
+from memory_store_pg._rows import BeliefReader
 
 _LOCK_NAMESPACE = b"memory_store_pg.principal\x1f"
 
@@ -62,11 +63,13 @@ class _Unit:
 
 
 class Database:
-    """An engine plus the unit of work open in the current context, if any."""
+    """An engine plus the unit of work open in the current context, if any, and the belief
+    reader the adapters share (``beliefs``: erasure empties what it holds)."""
 
     def __init__(self, engine: Engine, where: str) -> None:
         self.engine = engine
         self.where = where
+        self.beliefs = BeliefReader()
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._unit: ContextVar[_Unit | None] = ContextVar(
             f"memory_store_pg.unit.{id(self):x}", default=None

@@ -27,6 +27,9 @@ IDLE_PING_SECONDS = 30.0
 RECYCLE_SECONDS = 1800
 """Pooled connections older than this are replaced at checkout (``pool_recycle``)."""
 _IDLE_SINCE = "memory_store_pg.idle_since"
+BINARY_RESULTS = "memory_store_pg_binary_results"
+"""An execution option: ``True`` has the statement's rows sent in PostgreSQL's binary format
+(see :func:`create_engine`)."""
 # SQLSTATE classes meaning "the server is not there for us": connection exceptions (08),
 # operator intervention such as a terminated backend or a shutdown (57P), insufficient
 # resources (53).
@@ -102,6 +105,14 @@ def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Eng
     changes, but psycopg then reads each ``timestamptz`` as ``datetime.UTC`` rather than as
     a ``ZoneInfo``, and a read record needs no conversion per timestamp. Any other zone is
     left as it is (records still come back in UTC, converted when read).
+
+    A statement executed with the execution option :data:`BINARY_RESULTS` set has its rows
+    sent in PostgreSQL's binary format (the cursor's ``format``, set just before it
+    executes): psycopg then loads instants, arrays and numbers from their binary form, the
+    same values several times cheaper than parsing their text. It is for statements whose
+    result columns all have binary loaders (the belief reads: text, integers, floats,
+    booleans, ``timestamptz`` and ``text[]``); the statement still goes through SQLAlchemy
+    and its events as any other.
     """
     connect_args: dict[str, Any] = {}
     if "connect_timeout" not in url.query:
@@ -120,6 +131,18 @@ def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Eng
         dbapi_connection.autocommit = True
         dbapi_connection.execute("; ".join(settings))
         dbapi_connection.autocommit = autocommit
+
+    @sa.event.listens_for(engine, "before_cursor_execute")
+    def _binary_results(
+        _connection: Any,
+        cursor: psycopg.Cursor[Any],
+        _statement: str,
+        _parameters: Any,
+        context: Any,
+        _executemany: bool,
+    ) -> None:
+        if context is not None and context.execution_options.get(BINARY_RESULTS):
+            cursor.format = psycopg.pq.Format.BINARY
 
     return engine
 
@@ -223,6 +246,7 @@ def translated_errors(where: str) -> Iterator[None]:
 
 
 __all__ = [
+    "BINARY_RESULTS",
     "DATABASE_URL_ENV",
     "IDLE_PING_SECONDS",
     "RECYCLE_SECONDS",

@@ -62,8 +62,11 @@ class PostgresErasure:
         return [to_record(Belief, row) for row in rows]
 
     def erase_beliefs(self, principal: Principal, belief_ids: Sequence[str]) -> int:
-        """``DELETE`` the principal's beliefs with these ids."""
-        return self._delete(principal, memories, memories.c.id, belief_ids)
+        """``DELETE`` the principal's beliefs with these ids (and drop the records the belief
+        reader holds, so no erased text stays in this process)."""
+        erased = self._delete(principal, memories, memories.c.id, belief_ids)
+        self._db.beliefs.forget()
+        return erased
 
     def erase_rejections(self, principal: Principal, belief_ids: Sequence[str]) -> int:
         """``DELETE`` the principal's rejections of these belief ids."""
@@ -126,12 +129,14 @@ class PostgresErasure:
         return changed
 
     def erase_principal(self, principal: Principal) -> dict[str, int]:
-        """``DELETE`` every row of the principal from every table, in one transaction."""
+        """``DELETE`` every row of the principal from every table, in one transaction (and
+        drop the records the belief reader holds)."""
         counts: dict[str, int] = {}
         with self._db.connect(principal, write=True) as connection:
             for table in _PRINCIPAL_TABLES:
                 result = connection.execute(sa.delete(table).where(owned_by(table, principal)))
                 counts[table.name] = int(result.rowcount)
+        self._db.beliefs.forget()
         return counts
 
 

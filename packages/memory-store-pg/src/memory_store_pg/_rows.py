@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -177,50 +178,91 @@ def beliefs_from_rows(columns: Iterable[str], rows: Iterable[Sequence[Any]]) -> 
     The fields are read by position, each column's place looked up once per column list
     rather than once per value.
     """
-    read = _positional_reader(tuple(columns))
-    return [read(row) for row in rows]
+    pick = _field_picker(tuple(columns))
+    return [_belief_of(pick(row)) for row in rows]
 
 
-def branch_beliefs(
-    columns: Sequence[str], rows: Iterable[Sequence[Any]], searches: int
-) -> list[list[Belief]]:
-    """Rows of one statement reading ``searches`` searches (``_queries.search_many_sql``:
-    column ``branch`` holds a search's index) as each search's records, in row order.
+class BeliefReader:
+    """Reads belief rows as records, reusing the record of a row it read before when the
+    row's values are the same.
 
-    The statement reads one snapshot, so rows of one id are the same row: each is converted
-    once and the record shared (records are immutable).
+    A recall reads the same rows turn after turn (its recency arm: the newest live beliefs,
+    which change only when a belief is written) and, within one turn, the same row in more
+    than one arm. A row is read as a record once; a later read whose values equal the held
+    row's (every belief column compared, so any change to the row is a new record) gets the
+    same immutable record back, as the in-memory tier returns its stored records. At most
+    ``capacity`` rows are held (the hold is emptied when it is full); :meth:`forget` empties
+    it at once (erasure calls it, so an erased row's text is not kept here).
     """
-    read = _positional_reader(tuple(columns))
-    branch_at, id_at = columns.index("branch"), columns.index("id")
-    found: list[list[Belief]] = [[] for _ in range(searches)]
-    seen: dict[str, Belief] = {}
-    for row in rows:
-        belief = seen.get(row[id_at])
-        if belief is None:
-            belief = seen[row[id_at]] = read(row)
-        found[row[branch_at]].append(belief)
-    return found
+
+    def __init__(self, capacity: int = 2048) -> None:
+        self._capacity = capacity
+        self._held: dict[str, tuple[tuple[Any, ...], Belief]] = {}
+
+    def beliefs(self, columns: Iterable[str], rows: Iterable[Sequence[Any]]) -> list[Belief]:
+        """Rows whose values come in ``columns`` order as records (:func:`beliefs_from_rows`)."""
+        pick = _field_picker(tuple(columns))
+        return [self._belief(pick(row)) for row in rows]
+
+    def branches(
+        self, columns: Sequence[str], rows: Iterable[Sequence[Any]], searches: int
+    ) -> list[list[Belief]]:
+        """Rows of one statement reading ``searches`` searches (``_queries.search_many_sql``:
+        column ``branch`` holds a search's index) as each search's records, in row order.
+
+        The statement reads one snapshot, so rows of one id are the same row: they share
+        one record.
+        """
+        pick = _field_picker(tuple(columns))
+        branch_at = list(columns).index("branch")
+        found: list[list[Belief]] = [[] for _ in range(searches)]
+        for row in rows:
+            found[row[branch_at]].append(self._belief(pick(row)))
+        return found
+
+    def __len__(self) -> int:
+        """How many records are held."""
+        return len(self._held)
+
+    def forget(self) -> None:
+        """Drop every held record."""
+        self._held = {}
+
+    def _belief(self, values: tuple[Any, ...]) -> Belief:
+        held = self._held.get(values[_ID_AT])
+        if held is not None and held[0] == values:
+            return held[1]
+        belief = _belief_of(values)
+        if len(self._held) >= self._capacity:
+            self._held = {}
+        self._held[values[_ID_AT]] = (values, belief)
+        return belief
+
+
+_ID_AT = _BELIEF_FIELDS.index("id")
+_CONVERSIONS: tuple[tuple[int, str, Callable[[Any], Any]], ...] = tuple(
+    (_BELIEF_FIELDS.index(name), name, read) for name, read in _BELIEF_READERS
+)
 
 
 @functools.lru_cache(maxsize=16)
-def _positional_reader(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], Belief]:
+def _field_picker(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """The row's values of the belief fields, in field order, from rows in ``columns`` order."""
     at = {name: index for index, name in enumerate(columns)}
     missing = [name for name in _BELIEF_FIELDS if name not in at]
     if missing:
         raise TypeError(f"belief rows lack the columns {missing}")
-    places = tuple((name, at[name]) for name in _BELIEF_FIELDS)
-    conversions = tuple((name, at[name], read) for name, read in _BELIEF_READERS)
+    return operator.itemgetter(*(at[name] for name in _BELIEF_FIELDS))
 
-    def read(row: Sequence[Any]) -> Belief:
-        values = tuple(row)
-        data = {name: values[index] for name, index in places}
-        for name, index, convert in conversions:
-            value = values[index]
-            if value is not None:
-                data[name] = convert(value)
-        return _assembled(data)
 
-    return read
+def _belief_of(values: tuple[Any, ...]) -> Belief:
+    """The record of a row's belief field values (in field order), converted."""
+    data = dict(zip(_BELIEF_FIELDS, values, strict=True))
+    for index, name, convert in _CONVERSIONS:
+        value = values[index]
+        if value is not None:
+            data[name] = convert(value)
+    return _assembled(data)
 
 
 def _assembled(data: dict[str, Any]) -> Belief:
@@ -234,12 +276,12 @@ def _assembled(data: dict[str, Any]) -> Belief:
 
 
 __all__ = [
+    "BeliefReader",
     "belief_copy_row",
     "belief_from_row",
     "belief_values",
     "beliefs_from_rows",
     "bind",
-    "branch_beliefs",
     "dump_json",
     "event_values",
     "rejection_values",
