@@ -93,14 +93,19 @@ def insert_or_nothing_sql(table: sa.Table, names: tuple[str, ...], returning: st
 
 def json_params(table: sa.Table, values: Mapping[str, Any]) -> dict[str, Any]:
     """Driver parameters of a row: JSON columns serialized strictly (``dump_json``)."""
+    json_columns = _json_columns(table)
     return {
         name: (
-            dump_json(value, field=name)
-            if value is not None and isinstance(table.c[name].type, postgresql.JSON)
-            else value
+            dump_json(value, field=name) if value is not None and name in json_columns else value
         )
         for name, value in values.items()
     }
+
+
+@functools.lru_cache(maxsize=16)
+def _json_columns(table: sa.Table) -> frozenset[str]:
+    """The names of ``table``'s JSON columns."""
+    return frozenset(c.name for c in table.c if isinstance(c.type, postgresql.JSON))
 
 
 def rows_json(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -265,14 +270,21 @@ def search_many_sql(queries: Sequence[RecallQuery]) -> tuple[str, dict[str, Any]
             continue
         sql, own = search
         prefix = f"q{index}_"
-        renamed = _PARAMETER.sub(f"%({prefix}\\1)s", sql)
         params.update({prefix + name: value for name, value in own.items()})
-        branches.append(f"SELECT {index:d} AS branch, hit.* FROM ({renamed}) AS hit")
+        branches.append(_branch_sql(index, sql))
     if not branches:
         return None
     union = " UNION ALL ".join(f"({branch})" for branch in branches)
     sql = f"SELECT * FROM ({union}) AS hits ORDER BY hits.branch, hits.store_position DESC"
     return sql, params
+
+
+@functools.lru_cache(maxsize=64)
+def _branch_sql(index: int, sql: str) -> str:
+    """Branch ``index`` of :func:`search_many_sql`: ``sql`` with its parameters renamed
+    ``q<index>_<name>``, its rows tagged. Cached: a recall's branches recur in few shapes."""
+    renamed = _PARAMETER.sub(f"%(q{index:d}_\\1)s", sql)
+    return f"SELECT {index:d} AS branch, hit.* FROM ({renamed}) AS hit"
 
 
 def _per_subject_sql(where: Sequence[str]) -> str:
