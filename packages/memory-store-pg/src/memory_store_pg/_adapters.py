@@ -485,12 +485,13 @@ class PostgresMemoryStore:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    def _beliefs(self, result: sa.CursorResult[Any], *, bulk: bool = False) -> list[Belief]:
+    def _beliefs(self, result: sa.CursorResult[Any], *, reuse: bool = True) -> list[Belief]:
         """Every row of ``result`` as a ``Belief``, read by column position: through the
-        shared reader (which reuses a record read before), or, for a ``bulk`` read of any
-        number of rows, each converted afresh (so it does not crowd out the rows recalls
-        read again)."""
-        if bulk:
+        shared reader, which gives a row read before its record again (the recall reads:
+        ``search``, ``search_many``, ``get``, ``get_many``), or with ``reuse=False`` each row
+        converted afresh (the listings, ``find_by_subject`` and ``list_idle``, which read
+        rows of any number and would crowd out the rows recalls read again)."""
+        if not reuse:
             return beliefs_from_rows(result.keys(), result.all())
         return self._db.beliefs.beliefs(result.keys(), result.all())
 
@@ -698,7 +699,7 @@ class PostgresMemoryStore:
         with self._db.connect(principal, write=False) as connection:
             return self._beliefs(
                 connection.execute(list_statement(principal, statuses), execution_options=_BINARY),
-                bulk=True,
+                reuse=False,
             )
 
     def search(self, query: RecallQuery) -> list[Belief]:
@@ -746,7 +747,9 @@ class PostgresMemoryStore:
             return []
         sql, params = lookup
         with self._db.connect(principal, write=False) as connection:
-            return self._beliefs(connection.exec_driver_sql(sql, params, execution_options=_BINARY))
+            return self._beliefs(
+                connection.exec_driver_sql(sql, params, execution_options=_BINARY), reuse=False
+            )
 
     def pinned(self) -> AbstractContextManager[None]:
         """Run the block's calls to this storage's ports on one pooled connection.
@@ -787,7 +790,9 @@ class PostgresMemoryStore:
             touched_before=touched,
         )
         with self._db.connect(principal, write=False) as connection:
-            return self._beliefs(connection.execute(statement, execution_options=_BINARY))
+            return self._beliefs(
+                connection.execute(statement, execution_options=_BINARY), reuse=False
+            )
 
     def list_principals_with_idle(
         self, evidence_before: datetime, limit: int, *, after: Principal | None = None
