@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from memory_core.domain import Belief
 from memory_core.text import fold
@@ -60,17 +60,55 @@ def _insert(postings: list[int], position: int) -> None:
         postings.insert(at, position)
 
 
-def _holds_group(group: frozenset[str]) -> Callable[[IndexedBelief], bool]:
-    """Whether a record holds every lexeme of ``group`` (one term, as ``plainto_tsquery``)."""
-    if len(group) == 1:
-        (lexeme,) = group
-        return lambda entry: lexeme in entry.lexemes
-    return lambda entry: all(lexeme in entry.lexemes for lexeme in group)
+class _Cursor:
+    """A newest-first walk down one posting list: the live positions above a floor whose
+    record holds every lexeme of a group (one term, as ``plainto_tsquery``), or has a subject.
 
+    It steps by index over the sorted list (no generator, no predicate call per posting), so
+    a merge of many lists costs a few operations per position it hands out.
+    """
 
-def _holds_subject(subject: str) -> Callable[[IndexedBelief], bool]:
-    """Whether a record's normalized subject is ``subject``."""
-    return lambda entry: entry.subject == subject
+    __slots__ = ("_by_position", "_group", "_index", "_lexeme", "_low", "_postings", "_subject")
+
+    def __init__(
+        self,
+        postings: list[int],
+        floor: int,
+        by_position: dict[int, IndexedBelief],
+        *,
+        group: frozenset[str] = frozenset(),
+        subject: str | None = None,
+    ) -> None:
+        self._postings = postings
+        self._by_position = by_position
+        self._index = len(postings)
+        self._low = bisect.bisect_right(postings, floor)
+        self._subject = subject
+        self._lexeme = next(iter(group)) if len(group) == 1 else None
+        self._group = group
+
+    def next(self) -> int:
+        """The next such position, newest first; 0 once none is left (positions start at 1)."""
+        postings, by_position, low = self._postings, self._by_position, self._low
+        subject, lexeme, group = self._subject, self._lexeme, self._group
+        index = self._index
+        while index > low:
+            index -= 1
+            entry = by_position.get(postings[index])
+            if entry is None:
+                continue  # a stale posting: the record moved or left
+            if subject is not None:
+                if entry.subject != subject:
+                    continue
+            elif lexeme is not None:
+                if lexeme not in entry.lexemes:
+                    continue
+            elif not all(word in entry.lexemes for word in group):
+                continue
+            self._index = index
+            return postings[index]
+        self._index = index
+        return 0
 
 
 class PrincipalIndex:
@@ -122,36 +160,44 @@ class PrincipalIndex:
     ) -> Iterator[Belief]:
         """Records holding every lexeme of some group, or with one of ``subjects``
         (normalized), newest store position first, down to (not including) ``floor``."""
-        streams: list[Iterator[int]] = []
+        by_position = self.by_position
+        cursors: list[_Cursor] = []
         for group in groups:
             lists = [self._lexemes.get(lexeme, []) for lexeme in group]
             shortest = min(lists, key=len)
             if shortest:  # else a lexeme no record holds: the group matches nothing
-                streams.append(self._walk(shortest, floor, _holds_group(group)))
+                cursors.append(_Cursor(shortest, floor, by_position, group=group))
         for subject in dict.fromkeys(subjects):
             postings = self._subjects.get(subject)
             if postings:
-                streams.append(self._walk(postings, floor, _holds_subject(subject)))
-        if not streams:
-            return
-        merged = streams[0] if len(streams) == 1 else heapq.merge(*streams, reverse=True)
-        last = None
-        for position in merged:
-            if position != last:
-                last = position
-                yield self.by_position[position].belief
+                cursors.append(_Cursor(postings, floor, by_position, subject=subject))
+        for position in _merged(cursors):
+            yield by_position[position].belief
 
-    def _walk(
-        self, postings: list[int], floor: int, holds: Callable[[IndexedBelief], bool]
-    ) -> Iterator[int]:
-        """Live positions of ``postings`` above ``floor`` whose record ``holds``, newest first."""
-        by_position = self.by_position
-        for position in reversed(postings):
-            if position <= floor:
-                return
-            entry = by_position.get(position)
-            if entry is not None and holds(entry):
+
+def _merged(cursors: list[_Cursor]) -> Iterator[int]:
+    """The distinct positions of every cursor, newest first (a k-way merge on a heap of
+    ``(-position, cursor)``; once one cursor is left it is drained directly)."""
+    heap = [(-position, n) for n, cursor in enumerate(cursors) if (position := cursor.next())]
+    heapq.heapify(heap)
+    last = 0
+    while len(heap) > 1:
+        negated, n = heap[0]
+        if -negated != last:
+            last = -negated
+            yield last
+        position = cursors[n].next()
+        if position:
+            heapq.heapreplace(heap, (-position, n))
+        else:
+            heapq.heappop(heap)
+    if heap:
+        negated, n = heap[0]
+        position, cursor = -negated, cursors[n]
+        while position:
+            if position != last:
                 yield position
+            position = cursor.next()
 
 
 __all__ = ["IndexedBelief", "PrincipalIndex", "indexed"]
