@@ -376,38 +376,73 @@ def penalize_near_duplicates(scored: Sequence[Scored], penalty: float) -> list[S
     (higher-scored) candidate's and whose statement lexemes have Jaccard similarity of at least
     :data:`NEAR_DUPLICATE_JACCARD` with it loses ``penalty``. Returned in ``order``.
 
+    This is :func:`near_duplicate_order` over the candidates' beliefs and scores, each
+    demoted candidate copied with its new score.
+    """
+    judged = near_duplicate_order([s.belief for s in scored], [s.score for s in scored], penalty)
+    return [
+        scored[index] if value == scored[index].score else replace(scored[index], score=value)
+        for value, index in judged
+    ]
+
+
+def near_duplicate_order(
+    beliefs: Sequence[Belief], scores: Sequence[float], penalty: float
+) -> list[tuple[float, int]]:
+    """``(score, index)`` of each of ``beliefs`` scored ``scores``, in ``order`` after the
+    near-duplicate penalty of :func:`penalize_near_duplicates` (the score is the demoted one).
+
     The earlier lexeme sets of a (subject, type) are kept by size, so each is compared by the
     fewest shared lexemes its size pair needs (:func:`has_near_duplicate`). The first
     candidate of a (subject, type) is compared with nothing: its statement is tokenized only
-    once a second candidate of its (subject, type) comes.
+    once a second candidate of its (subject, type) comes. Candidates are sorted as plain
+    tuples (no per-candidate record is built).
     """
-    ranked = order(scored)
+    ranked = _ordered(beliefs, scores)
     if penalty <= 0:
-        return ranked
+        return [(value, index) for value, index, _ in ranked]
     firsts: dict[tuple[str, BeliefType], str] = {}
     earlier: dict[tuple[str, BeliefType], dict[int, set[frozenset[str]]]] = {}
-    judged: list[Scored] = []
+    judged: list[tuple[float, int, Belief]] = []
     demoted = False
-    for candidate in ranked:
-        belief = candidate.belief
+    for value, index, belief in ranked:
         key = (fold_subject(belief.subject), belief.belief_type)
         by_size = earlier.get(key)
         if by_size is None:
             first = firsts.get(key)
             if first is None:
                 firsts[key] = belief.statement
-                judged.append(candidate)
+                judged.append((value, index, belief))
                 continue
             first_tokens = lexemes(first)
             by_size = earlier[key] = {len(first_tokens): {first_tokens}}
         tokens = lexemes(belief.statement)
         if has_near_duplicate(tokens, by_size):
-            candidate = replace(candidate, score=max(0.0, candidate.score - penalty))
+            value = max(0.0, value - penalty)
             demoted = True
         by_size.setdefault(len(tokens), set()).add(tokens)
-        judged.append(candidate)
-    # Nothing demoted: ``judged`` is ``ranked``, already in ``order``.
-    return order(judged) if demoted else judged
+        judged.append((value, index, belief))
+    if demoted:
+        judged = _ordered([b for _, _, b in judged], [v for v, _, _ in judged], indexes=judged)
+    return [(value, index) for value, index, _ in judged]
+
+
+def _ordered(
+    beliefs: Sequence[Belief],
+    scores: Sequence[float],
+    *,
+    indexes: Sequence[tuple[float, int, Belief]] | None = None,
+) -> list[tuple[float, int, Belief]]:
+    """``(score, index, belief)`` in ``order``: score descending, then store position
+    descending, then id (``indexes`` carries each belief's original index, else its place)."""
+    keyed = [
+        (-value, -belief.store_position, belief.id, place, value, belief)
+        for place, (value, belief) in enumerate(zip(scores, beliefs, strict=True))
+    ]
+    keyed.sort()  # ties of the first three keep their place: a stable sort by them
+    if indexes is None:
+        return [(value, place, belief) for _, _, _, place, value, belief in keyed]
+    return [(value, indexes[place][1], belief) for _, _, _, place, value, belief in keyed]
 
 
 def has_near_duplicate(
@@ -579,6 +614,7 @@ __all__ = [
     "lexical_weights",
     "lifecycle_weight",
     "min_shared",
+    "near_duplicate_order",
     "newest_first",
     "order",
     "penalize_near_duplicates",

@@ -92,14 +92,13 @@ from memory_core.retrieval.lifecycle import (
 from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
-    Scored,
     by_weight,
     cap_per_subject,
     collapse_duplicates,
     is_primed,
     lexical_weights,
+    near_duplicate_order,
     newest_first,
-    penalize_near_duplicates,
     reciprocal_rank_fusion,
     reserved_slots,
     scorer,
@@ -433,12 +432,10 @@ class MemoryRetriever:
             tau_days=retrieval.decay_tau_days,
             stale_penalty=retrieval.stale_penalty,
         )
-        scored = []
-        for b in candidates:
-            match = fused.get(b.id, 0.0)
-            scored.append(Scored(belief=b, fused_match=match, score=score_of(b, match)))
-        judged = penalize_near_duplicates(scored, retrieval.near_duplicate_penalty)
-        return [s.belief for s in judged]
+        match = fused.get
+        scores = [score_of(b, match(b.id, 0.0)) for b in candidates]
+        judged = near_duplicate_order(candidates, scores, retrieval.near_duplicate_penalty)
+        return [candidates[index] for _, index in judged]
 
     def _run(self, name: str, query: RecallQuery, reads: _Reads, *, fused: bool) -> _Arm:
         started = self._timer()
