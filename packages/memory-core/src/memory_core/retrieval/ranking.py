@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -124,36 +125,63 @@ def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict
     ``LENGTH_B``; length in lexemes of subject and statement, the mean over the hits): of two
     statements matching the same concepts the shorter, which says less else, ranks first.
     Each group's term of the sum is computed once, and each hit's terms are added in group
-    order, as the definition adds them.
+    order, as the definition adds them. A hit's groups are found from the query lexemes it
+    holds (one set intersection per hit), and a sum is computed once per distinct set of
+    matched groups.
     """
-    group_lexemes = [frozenset(group.lexemes) for group in groups]
-    matched: dict[str, list[int]] = {}
+    groups_of = _groups_of_lexemes(groups)
+    wanted = frozenset(groups_of)
+    pattern_of: dict[frozenset[str], tuple[int, ...]] = {}
+    patterns: list[tuple[int, ...]] = []
     lengths: dict[str, int] = {}
-    frequency = [0] * len(groups)
     for belief in hits:
         words = lexemes(f"{belief.subject} {belief.statement}")
         lengths[belief.id] = len(words)
-        indexes = [i for i, wanted in enumerate(group_lexemes) if not wanted.isdisjoint(words)]
-        for index in indexes:
-            frequency[index] += 1
-        earlier = matched.get(belief.id)
-        # a hit listed twice counts twice per group, in group order (never from a store)
-        matched[belief.id] = indexes if earlier is None else sorted(earlier + indexes)
+        found = wanted.intersection(words)
+        pattern = pattern_of.get(found)
+        if pattern is None:
+            pattern = pattern_of[found] = tuple(
+                sorted({index for lexeme in found for index in groups_of[lexeme]})
+            )
+        patterns.append(pattern)
+    frequency = [0] * len(groups)
+    for pattern, count in Counter(patterns).items():
+        for index in pattern:
+            frequency[index] += count
     total = len(hits)
     terms = [
         group.weight * math.log1p(total / count) if count else 0.0
         for group, count in zip(groups, frequency, strict=True)
     ]
+    matched: dict[str, tuple[int, ...]] = {}
+    for belief, pattern in zip(hits, patterns, strict=True):
+        earlier = matched.get(belief.id)
+        # a hit listed twice counts twice per group, in group order (never from a store)
+        matched[belief.id] = pattern if earlier is None else tuple(sorted(earlier + pattern))
     mean_length = max(1.0, sum(lengths.values()) / len(lengths)) if lengths else 1.0
-    return {
-        b.id: sum([terms[i] for i in matched[b.id]]) * length_norm(lengths[b.id], mean_length)
-        for b in hits
-    }
+    sums: dict[tuple[int, ...], float] = {}
+    weights: dict[str, float] = {}
+    for identifier, pattern in matched.items():
+        value = sums.get(pattern)
+        if value is None:
+            value = sums[pattern] = sum([terms[i] for i in pattern])
+        weights[identifier] = value * length_norm(lengths[identifier], mean_length)
+    return weights
 
 
 def length_norm(length: int, mean_length: float) -> float:
     """BM25's length norm of one occurrence: 1 at the mean length, more below it, less above."""
     return (LENGTH_K1 + 1) / (1 + LENGTH_K1 * (1 - LENGTH_B + LENGTH_B * length / mean_length))
+
+
+def _groups_of_lexemes(groups: Sequence[TermGroup]) -> dict[str, list[int]]:
+    """Each lexeme of ``groups`` -> the indexes of the groups holding it, ascending: the
+    groups a hit matches are those of the query lexemes it holds (no test per group)."""
+    groups_of: dict[str, list[int]] = {}
+    for index, group in enumerate(groups):
+        for lexeme in frozenset(group.lexemes):
+            groups_of.setdefault(lexeme, []).append(index)
+    return groups_of
 
 
 def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[Belief]:
