@@ -110,9 +110,11 @@ class QueryFormer:
             for keyword in keywords
         ]
         covered = {lexeme for group in keyword_groups for lexeme in group.lexemes}
+        # a facet is cued when some keyword's base form is one of its keys
+        keyword_bases = frozenset().union(*(base_forms(keyword) for keyword in keywords))
         facet_groups: list[TermGroup] = []
         for facet in self._facets:
-            if not any(base_forms(keyword) & facet.keys for keyword in keywords):
+            if facet.keys.isdisjoint(keyword_bases):
                 continue
             extra = facet.lexemes - covered
             if extra:
@@ -132,24 +134,26 @@ class QueryFormer:
         Matching is by whole lexeme up to inflection (``answer style`` is named by "my answer
         styles"); a subject made only of stopwords is never named.
         """
-        subjects = sorted({fold_subject(s) for s in known_subjects if s.strip()})
-        if not subjects:
+        phrases: dict[str, tuple[tuple[str, ...], tuple[frozenset[str], ...]]] = {}
+        for known in known_subjects:
+            nameable = _nameable_subject(known)
+            if nameable is not None:
+                phrases[nameable[0]] = nameable[1]
+        if not phrases:
             return ()
         tokens = tokenize(text)
         # Every word of a named subject is the same word as some token of the turn, so a
         # subject holding a word that shares no base form with any token is skipped unread.
         turn_bases = frozenset().union(*(base_forms(token) for token in tokens))
         found: list[tuple[int, str]] = []
-        for subject in subjects:
-            nameable = _subject_phrase(subject)
-            if nameable is None:
-                continue
-            phrase, phrase_bases = nameable
-            if any(bases.isdisjoint(turn_bases) for bases in phrase_bases):
-                continue
-            position = _find_phrase(tokens, phrase)
-            if position is not None:
-                found.append((position, subject))
+        for subject, (phrase, phrase_bases) in phrases.items():
+            for bases in phrase_bases:
+                if bases.isdisjoint(turn_bases):
+                    break
+            else:
+                position = _find_phrase(tokens, phrase)
+                if position is not None:
+                    found.append((position, subject))
         found.sort()
         return tuple(subject for _, subject in found)
 
@@ -216,6 +220,19 @@ def _subject_phrase(
     if not phrase or all(token in STOPWORDS for token in phrase):
         return None
     return phrase, tuple(base_forms(word) for word in phrase)
+
+
+@lru_cache(maxsize=TEXT_KEY_CACHE_SIZE)
+def _nameable_subject(
+    subject: str,
+) -> tuple[str, tuple[tuple[str, ...], tuple[frozenset[str], ...]]] | None:
+    """A known subject's folded form with its :func:`_subject_phrase`; ``None`` for a blank
+    subject or one a turn never names. Cached per stored spelling."""
+    if not subject.strip():
+        return None
+    folded = fold_subject(subject)
+    phrase = _subject_phrase(folded)
+    return None if phrase is None else (folded, phrase)
 
 
 def _find_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> int | None:

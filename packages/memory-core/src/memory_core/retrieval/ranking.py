@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -109,7 +110,7 @@ def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
     checked, not sorted.
     """
     positions = [b.store_position for b in beliefs]
-    if all(newer > older for newer, older in itertools.pairwise(positions)):
+    if all(map(operator.gt, positions, itertools.islice(positions, 1, None))):
         return list(beliefs)
     return sorted(beliefs, key=lambda b: (-b.store_position, b.id))
 

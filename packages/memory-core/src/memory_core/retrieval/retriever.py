@@ -481,7 +481,7 @@ class MemoryRetriever:
         ]
         # Known subjects come from what the arms already read: no whole-store scan per turn.
         # Only the named subjects depend on them; the turn's terms are formed once.
-        known = sorted({b.subject for b in (*recent, *lexical.beliefs)})
+        known = {b.subject for b in (*recent, *lexical.beliefs)}  # named in turn order
         formed = replace(unnamed, subjects=self._former.named_subjects(text, known))
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
