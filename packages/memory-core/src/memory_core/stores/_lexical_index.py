@@ -87,8 +87,8 @@ class _Cursor:
         self._lexeme = next(iter(group)) if len(group) == 1 else None
         self._group = group
 
-    def next(self) -> int:
-        """The next such position, newest first; 0 once none is left (positions start at 1)."""
+    def next(self) -> IndexedBelief | None:
+        """The record at the next such position, newest first; ``None`` once none is left."""
         postings, by_position, low = self._postings, self._by_position, self._low
         subject, lexeme, group = self._subject, self._lexeme, self._group
         index = self._index
@@ -106,9 +106,9 @@ class _Cursor:
             elif not all(word in entry.lexemes for word in group):
                 continue
             self._index = index
-            return postings[index]
+            return entry
         self._index = index
-        return 0
+        return None
 
 
 class PrincipalIndex:
@@ -171,33 +171,36 @@ class PrincipalIndex:
             postings = self._subjects.get(subject)
             if postings:
                 cursors.append(_Cursor(postings, floor, by_position, subject=subject))
-        for position in _merged(cursors):
-            yield by_position[position].belief
+        return _merged(cursors)
 
 
-def _merged(cursors: list[_Cursor]) -> Iterator[int]:
-    """The distinct positions of every cursor, newest first (a k-way merge on a heap of
-    ``(-position, cursor)``; once one cursor is left it is drained directly)."""
-    heap = [(-position, n) for n, cursor in enumerate(cursors) if (position := cursor.next())]
+def _merged(cursors: list[_Cursor]) -> Iterator[Belief]:
+    """The beliefs at the distinct positions of every cursor, newest first (a k-way merge on
+    a heap of ``(-position, cursor, record)``; once one cursor is left it is drained)."""
+    heap: list[tuple[int, int, IndexedBelief]] = []
+    for n, cursor in enumerate(cursors):
+        entry = cursor.next()
+        if entry is not None:
+            heap.append((-entry.belief.store_position, n, entry))
     heapq.heapify(heap)
     last = 0
     while len(heap) > 1:
-        negated, n = heap[0]
+        negated, n, entry = heap[0]
         if -negated != last:
             last = -negated
-            yield last
-        position = cursors[n].next()
-        if position:
-            heapq.heapreplace(heap, (-position, n))
-        else:
+            yield entry.belief
+        following = cursors[n].next()
+        if following is None:
             heapq.heappop(heap)
+        else:
+            heapq.heapreplace(heap, (-following.belief.store_position, n, following))
     if heap:
-        negated, n = heap[0]
-        position, cursor = -negated, cursors[n]
-        while position:
-            if position != last:
-                yield position
-            position = cursor.next()
+        negated, n, entry = heap[0]
+        if -negated != last:
+            yield entry.belief
+        cursor = cursors[n]
+        while (following := cursor.next()) is not None:
+            yield following.belief
 
 
 __all__ = ["IndexedBelief", "PrincipalIndex", "indexed"]
