@@ -112,7 +112,9 @@ def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
     positions = [b.store_position for b in beliefs]
     if all(map(operator.gt, positions, itertools.islice(positions, 1, None))):
         return list(beliefs)
-    return sorted(beliefs, key=lambda b: (-b.store_position, b.id))
+    keyed = [(-b.store_position, b.id, place) for place, b in enumerate(beliefs)]
+    keyed.sort()  # no key function; ties in position and id keep their order, as sorted's
+    return [beliefs[place] for _, _, place in keyed]
 
 
 def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict[str, float]:
@@ -340,15 +342,17 @@ def scorer(
     taus: dict[BeliefType, float] = {}
     multipliers = {status: lifecycle_weight(status, lifecycle) for status in BeliefStatus}
     scopes: dict[str, float] = {}
+    exp = math.exp
 
     def scored(belief: Belief, fused_match: float) -> float:
         saturation = _saturation(belief.evidence_count)
         if now is not None and tau_days is not None:
-            age_days = max(0, (now - belief.last_evidence_at).days)
+            age = (now - belief.last_evidence_at).days
+            age_days = age if age > 0 else 0  # max(0, age), without the call
             tau = taus.get(belief.belief_type)
             if tau is None:
                 tau = taus[belief.belief_type] = tau_days.for_type(belief.belief_type)
-            reinforce = saturation * math.exp(-age_days / tau)
+            reinforce = saturation * exp(-age_days / tau)
         else:
             reinforce = saturation  # age 0 at an infinite tau: exp(-0.0) is exactly 1.0
         valid_to = belief.valid_to
@@ -368,7 +372,7 @@ def scorer(
             - (stale_penalty if stale else 0.0)
         )
         multiplier = 1.0 if stale else multipliers[belief.status]
-        return max(0.0, raw) * multiplier
+        return (raw if raw > 0.0 else 0.0) * multiplier  # max(0.0, raw), NaN included
 
     return scored
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
@@ -92,7 +92,6 @@ from memory_core.retrieval.lifecycle import (
 from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
-    by_weight,
     cap_per_subject,
     collapse_duplicates,
     is_primed,
@@ -253,8 +252,14 @@ class MemoryRetriever:
         )
         arms, formed = self._gather(request, reads)
         pool = _eligible(arms, formed)
-        blocked = sorted(b.id for b in pool if _withheld(b))
-        candidates = [b for b in pool if not _withheld(b)]
+        candidates: list[Belief] = []
+        withheld: list[str] = []
+        for belief in pool:
+            if _withheld(belief):
+                withheld.append(belief.id)
+            else:
+                candidates.append(belief)
+        blocked = sorted(withheld)
 
         retrieval = self._profiles.retrieval
         ranked = self._rank(candidates, arms, request.project_scope, now=as_of)
@@ -473,7 +478,7 @@ class MemoryRetriever:
         arms = [
             _Arm(
                 name=ARM_LEXICAL,
-                beliefs=sorted(lexical.beliefs, key=lambda b: by_weight(weights, b)),
+                beliefs=_by_weight(lexical.beliefs, weights),
                 latency_ms=lexical.latency_ms,
                 fused=True,
                 scores=weights,
@@ -600,6 +605,14 @@ def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
         for belief in arm.beliefs:
             pool.setdefault(belief.id, belief)
     return [pool[identifier] for identifier in sorted(pool)]
+
+
+def _by_weight(hits: Sequence[Belief], weights: Mapping[str, float]) -> list[Belief]:
+    """``hits`` sorted by ``ranking.by_weight`` (weight descending, newer position, then id;
+    ties in all three keep their order), as plain tuples sorted with no key function."""
+    keyed = [(-weights[b.id], -b.store_position, b.id, place) for place, b in enumerate(hits)]
+    keyed.sort()
+    return [hits[row[3]] for row in keyed]
 
 
 def _withheld(belief: Belief) -> bool:
