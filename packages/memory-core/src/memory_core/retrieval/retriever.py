@@ -491,10 +491,7 @@ class MemoryRetriever:
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
             arms.append(self._run(ARM_SUBJECT, subject_query, reads, fused=True))
-        named_person = any(
-            b.belief_type is BeliefType.RELATIONSHIP for arm in arms for b in arm.beliefs
-        )
-        if formed.asks_person and not named_person:
+        if formed.asks_person and not _names_relationship(arms):
             people = reads.query(terms=None, belief_types=PERSON_TYPES)
             arms.append(self._run(ARM_PERSON, people, reads, fused=True))
         period = question_period(text, reads.as_of)
@@ -605,6 +602,11 @@ def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
         for belief in arm.beliefs:
             pool.setdefault(belief.id, belief)
     return [pool[identifier] for identifier in sorted(pool)]
+
+
+def _names_relationship(arms: Sequence[_Arm]) -> bool:
+    """Whether some arm found a relationship belief (asked only of a person question)."""
+    return any(b.belief_type is BeliefType.RELATIONSHIP for arm in arms for b in arm.beliefs)
 
 
 def _by_weight(hits: Sequence[Belief], weights: Mapping[str, float]) -> list[Belief]:
