@@ -614,7 +614,9 @@ def select_within_budget(
             durable_seated += 1
     non_durable_seated = 0
     for belief in ranked:
-        if belief.id in seated_ids or len(seated_ids) >= max_items:
+        if len(seated_ids) >= max_items:
+            break  # full: nothing later is seated
+        if belief.id in seated_ids:
             continue
         durable = is_durable(belief)
         if not durable and non_durable_seated >= non_durable_cap:
