@@ -8,17 +8,11 @@ white``).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 import pytest
 
-from memory_core.formation import DeterministicExtractor, Turn, screen_turn
-
-
-def _readings(text: str) -> list[tuple[str, str]]:
-    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-    turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
-    return [(c.subject, c.statement) for c in DeterministicExtractor().extract(turn)]
+Reader = Callable[[str], list[tuple[str, str, str]]]
 
 
 @pytest.mark.parametrize(
@@ -57,6 +51,6 @@ def _readings(text: str) -> list[tuple[str, str]]:
     ],
 )
 def test_a_caption_keeps_its_head_noun_and_a_whole_phrase(
-    caption: str, subject: str, statement: str
+    read: Reader, caption: str, subject: str, statement: str
 ) -> None:
-    assert _readings(f"[shared an image: {caption}]") == [(subject, statement)]
+    assert read(f"[shared an image: {caption}]") == [("fact", subject, statement)]

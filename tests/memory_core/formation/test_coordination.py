@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 import pytest
 
-from memory_core.formation import DeterministicExtractor, Turn, screen_turn
 from memory_core.formation.deterministic.coordination import coordinated_acts
+
+Reader = Callable[[str], list[tuple[str, str, str]]]
 
 
 @pytest.mark.parametrize(
@@ -61,25 +62,24 @@ def test_a_clause_that_joins_no_two_acts_stays_whole(text: str) -> None:
     assert coordinated_acts(text) == [text]
 
 
-def _statements(text: str) -> list[str]:
-    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-    turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
-    return [c.statement for c in DeterministicExtractor().extract(turn)]
+def _statements(read: Reader, text: str) -> list[str]:
+    return [statement for _, _, statement in read(text)]
 
 
-def test_the_second_act_is_an_update_of_the_home() -> None:
-    assert _statements("I got a promotion and moved to Denver.") == [
-        "User has a promotion.",
-        "User lives in Denver.",
+def test_the_second_act_is_an_update_of_the_home(read: Reader) -> None:
+    assert read("I got a promotion and moved to Denver.") == [
+        ("user_model_attr", "promotion", "User has a promotion."),
+        ("user_model_attr", "home location", "User lives in Denver."),
     ]
 
 
-def test_a_team_change_of_decision_is_read_whole_by_its_rule() -> None:
-    assert "The team ditched Heroku." in _statements("We ditched Heroku and moved to Fly.io.")
+def test_a_team_change_of_decision_is_read_whole_by_its_rule(read: Reader) -> None:
+    assert "The team ditched Heroku." in _statements(read, "We ditched Heroku and moved to Fly.io.")
 
 
-def test_acts_stay_whole_when_one_of_them_reads_as_nothing_alone() -> None:
+def test_acts_stay_whole_when_one_of_them_reads_as_nothing_alone(read: Reader) -> None:
     # ``I camped two nights at Pine Hollow`` forms nothing alone: the whole is kept.
-    assert _statements("I drove up to Kettle Lake and camped two nights at Pine Hollow.") == [
+    text = "I drove up to Kettle Lake and camped two nights at Pine Hollow."
+    assert _statements(read, text) == [
         "User drove up to Kettle Lake and camped two nights at Pine Hollow."
     ]
