@@ -66,9 +66,10 @@ _NEW_CLAUSE = re.compile(
 )
 
 
-MAX_OBJECT_WORDS = 14
+MAX_OBJECT_WORDS = 12
 """An event's object is cut at the first clause-like boundary after six words, and at this
-many words at most: a recalled statement is read beside its cost."""
+many words at most: a recalled statement is read beside its cost (on LoCoMo dev, 12 against
+14 returned 2.2 fewer words per probe at k = 10 for one evidence hit fewer in 722)."""
 _OBJECT_BOUNDARIES = frozenset(
     {"with", "because", "and", "but", "which", "who", "that", "when", "where", "while", "so"}
 )
