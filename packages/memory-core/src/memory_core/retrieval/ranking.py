@@ -189,13 +189,15 @@ def _groups_of_lexemes(groups: Sequence[TermGroup]) -> dict[str, list[int]]:
 
 def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[Belief]:
     """Order lexical hits by ``lexical_weights``; ties go to the newer store position, then id."""
-    weights = lexical_weights(hits, groups)
-    return sorted(hits, key=lambda b: by_weight(weights, b))
+    return weight_order(hits, lexical_weights(hits, groups))
 
 
-def by_weight(weights: Mapping[str, float], belief: Belief) -> tuple[float, int, str]:
-    """The sort key of ``lexical_order``: weight descending, newer store position, then id."""
-    return (-weights[belief.id], -belief.store_position, belief.id)
+def weight_order(hits: Sequence[Belief], weights: Mapping[str, float]) -> list[Belief]:
+    """``hits`` by weight descending, then newer store position, then id (ties in all three
+    keep their order), sorted as plain tuples with no key function."""
+    keyed = [(-weights[b.id], -b.store_position, b.id, place) for place, b in enumerate(hits)]
+    keyed.sort()
+    return [hits[row[3]] for row in keyed]
 
 
 def reciprocal_rank_fusion(
@@ -636,7 +638,6 @@ __all__ = [
     "STALE_STATUSES",
     "Scored",
     "authority_value",
-    "by_weight",
     "cap_per_subject",
     "collapse_duplicates",
     "evidence_age_days",
@@ -660,4 +661,5 @@ __all__ = [
     "score",
     "scorer",
     "select_within_budget",
+    "weight_order",
 ]

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
@@ -102,6 +102,7 @@ from memory_core.retrieval.ranking import (
     reserved_slots,
     scorer,
     select_within_budget,
+    weight_order,
 )
 from memory_core.retrieval.render import block_tokens, render_header, render_line
 
@@ -478,7 +479,7 @@ class MemoryRetriever:
         arms = [
             _Arm(
                 name=ARM_LEXICAL,
-                beliefs=_by_weight(lexical.beliefs, weights),
+                beliefs=weight_order(lexical.beliefs, weights),
                 latency_ms=lexical.latency_ms,
                 fused=True,
                 scores=weights,
@@ -486,7 +487,7 @@ class MemoryRetriever:
         ]
         # Known subjects come from what the arms already read: no whole-store scan per turn.
         # Only the named subjects depend on them; the turn's terms are formed once.
-        known = {b.subject for b in (*recent, *lexical.beliefs)}  # named in turn order
+        known = {b.subject for b in (*recent, *lexical.beliefs)}  # order-free: named by position
         formed = replace(unnamed, subjects=self._former.named_subjects(text, known))
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
@@ -607,14 +608,6 @@ def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
 def _names_relationship(arms: Sequence[_Arm]) -> bool:
     """Whether some arm found a relationship belief (asked only of a person question)."""
     return any(b.belief_type is BeliefType.RELATIONSHIP for arm in arms for b in arm.beliefs)
-
-
-def _by_weight(hits: Sequence[Belief], weights: Mapping[str, float]) -> list[Belief]:
-    """``hits`` sorted by ``ranking.by_weight`` (weight descending, newer position, then id;
-    ties in all three keep their order), as plain tuples sorted with no key function."""
-    keyed = [(-weights[b.id], -b.store_position, b.id, place) for place, b in enumerate(hits)]
-    keyed.sort()
-    return [hits[row[3]] for row in keyed]
 
 
 def _withheld(belief: Belief) -> bool:

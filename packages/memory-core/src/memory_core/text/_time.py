@@ -53,7 +53,7 @@ _NUMBERS = {
     "a couple of": 2,
     "couple of": 2,
 }
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
 _WEEKDAY_ABBREVIATION = r"(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
 """``last Fri``, ``on Tues``: capitalized, and only after ``on``/``last``/``this``/``next``."""
 _ABBREVIATIONS = {
@@ -70,7 +70,8 @@ _ABBREVIATIONS = {
 }
 _SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 """The month each (northern, meteorological) season starts; each lasts three months."""
-_MONTH = r"(?:january|february|march|april|june|july|august|september|october|november|december)"
+_MONTH = "(?:" + "|".join(month for month in MONTHS if month != "may") + ")"
+"""Every month but ``may``, which is a month only in the forms that rule out the modal."""
 _COUNT = (
     r"(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of"
     r"|a\s+few)"

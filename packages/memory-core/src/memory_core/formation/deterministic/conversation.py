@@ -50,6 +50,8 @@ _NEGATION = re.compile(
     r"^(?:do|did|does|am|was|were|have|had|can|could|will|would)\s+not\b|^(?:never|not|no)\b",
     re.IGNORECASE,
 )
+_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
+"""A negation anywhere in a text (:data:`_NEGATION` reads one that opens a predicate)."""
 
 _BE_FORMS = {"am": "is", "was": "was", "are": "is", "were": "was"}
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.formation.deterministic.conversation import _is_past
+from memory_core.formation.deterministic.conversation import _NEGATED, _is_past
 from memory_core.text import collapse, take_time
 
 _HEAD = re.compile(
@@ -34,7 +34,6 @@ _AND = re.compile(r"\s+and\s+(?:then\s+|also\s+)?")
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|them|they|this|that|these|those|one|there|her|him|his)\b", re.IGNORECASE
 )
-_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _LINKING = frozenset(
     {"felt", "seemed", "looked", "sounded", "became", "was", "were", "stayed", "remained"}
 )

@@ -162,8 +162,7 @@ class DeterministicExtractor:
                 user_opens = re.match(r"^I\b", text) is not None
             elif user_opens:
                 text = _supply_subject(text)
-            for act in _acts(text) if text else []:
-                proposals = _read(act)
+            for act, proposals in _read_acts(text) if text else []:
                 if not proposals and previous:
                     resolved = _resolve_pronoun(act, previous) or resolved_evaluation(act, previous)
                     proposals = [(p, Polarity.ASSERT) for p in resolved]
@@ -175,14 +174,16 @@ class DeterministicExtractor:
         return previous
 
 
-def _acts(text: str) -> list[str]:
-    """The clause as the acts it joins (``coordinated_acts``) when each reads as a statement
-    alone, else whole; a team's change of decision (``We ditched X and moved to Y``) is read
-    whole by its own rule."""
+def _read_acts(text: str) -> list[tuple[str, list[tuple[_Proposal, Polarity]]]]:
+    """The clause as the acts it joins (``coordinated_acts``), each with what it reads, when
+    each reads as a statement alone; else the whole clause and its reading. A team's change of
+    decision (``We ditched X and moved to Y``) is read whole by its own rule."""
     acts = coordinated_acts(text)
-    if len(acts) == 1 or team_change(text) is not None or not all(map(_read, acts)):
-        return [text]
-    return acts
+    if len(acts) > 1 and team_change(text) is None:
+        readings = [_read(act) for act in acts]
+        if all(readings):
+            return list(zip(acts, readings, strict=True))
+    return [(text, _read(text))]
 
 
 _PURPOSE_TAIL = re.compile(

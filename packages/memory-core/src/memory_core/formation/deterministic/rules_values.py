@@ -26,6 +26,7 @@ import re
 from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.conversation import (
     _LISTENER,
+    _NEGATED,
     _object,
     _pronoun_only,
     _proposal,
@@ -205,7 +206,6 @@ _SPEAKS = re.compile(
     r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
-_NEGATED = re.compile(r"n't\b|\b(?:not|never|no)\b", re.IGNORECASE)
 
 
 def _rule_speaks(clause: str) -> list[_Proposal]:
