@@ -1,4 +1,4 @@
-"""Blind sets 4 to 11 (issue 12): floors under what formation reads, and the readings they added.
+"""Blind sets 4 to 15 (issue 12): floors under what formation reads, and the readings they added.
 
 Each case file was written and committed before the extractor change it guards, with invented
 text only, and scored on main first (the commit that adds the file states that figure). The
@@ -49,6 +49,11 @@ lower them to admit a regression.
   ``of`` an adverb (``User is proud their daughter``). Its two misses are by decision: a
   degree word stays in what the user found or had (``really helpful``, ``such a great
   time``), as earlier sets label it (``User found learning to knit really hard.``).
+* ``people_and_things_cases.json`` (blind set 15, 34 expected beliefs): what the user says
+  about the people and things in their life formed nothing but the relationship: a named
+  person's event, state or role (``Kenji moved to Osaka for work``), ``he``/``she``/``his``
+  for the person the message named (``My uncle is Farid. He owns a small vineyard.``) and a
+  definite thing's fact (``The library closes at six on weekdays``).
 """
 
 from __future__ import annotations
@@ -82,6 +87,7 @@ FLOORS = {
     "routines_and_roles_cases.json": 21,
     "company_and_plans_cases.json": 21,
     "coordination_and_captions_cases.json": 32,
+    "people_and_things_cases.json": 10,
 }
 """Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0 and 3 before the change each file
 guards."""
@@ -94,6 +100,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "routines_and_roles_cases.json": 22,
     "company_and_plans_cases.json": 22,
     "coordination_and_captions_cases.json": 34,
+    "people_and_things_cases.json": 34,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
