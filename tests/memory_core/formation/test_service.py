@@ -635,7 +635,7 @@ def test_remember_forms_a_free_fact_at_the_session_scope(harness: Harness) -> No
     (belief,) = harness.service.list_memories()
     assert (belief.belief_type, belief.subject, belief.scope) == (
         BeliefType.FACT,
-        "tuesday",
+        "deploy window",
         "project:orbit",
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_core.domain import Polarity
+from memory_core.domain import BeliefType, Polarity
 from memory_core.formation._text import split_clauses
 from memory_core.formation.deterministic.answers import answer_readings
 from memory_core.formation.deterministic.conversation import _LISTENER, _is_past
@@ -24,6 +24,7 @@ from memory_core.formation.deterministic.rules_clauses import (
     subordinate_event,
     trailing_event,
 )
+from memory_core.formation.deterministic.rules_people import people_readings
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.rules_team import team_change
@@ -103,8 +104,14 @@ class DeterministicExtractor:
         seen: set[tuple[str, str, str, str]] = set()
         out: list[Candidate] = []
         previous: list[_Proposal] = []
+        names: list[str] = []  # the people the message named, for ``he``/``she``/``her``
 
         def emit(proposals: list[tuple[_Proposal, Polarity]]) -> None:
+            names.extend(
+                p.obj
+                for p, polarity in proposals
+                if p.belief_type is BeliefType.RELATIONSHIP and polarity is Polarity.ASSERT
+            )
             for reading in (_reading(p, polarity, turn.created_at) for p, polarity in proposals):
                 # Nothing forms about the listener (``User loves your turtles.``), nor a
                 # statement whose object was elided (``I love to.``) or is an unnamed ``it``.
@@ -130,7 +137,7 @@ class DeterministicExtractor:
                 previous = []
                 continue
             for sentence in _sentence_parts(whole):
-                previous = self._read_sentence(sentence, previous, emit)
+                previous = self._read_sentence(sentence, previous, names, emit)
         if not out and turn.prompt and turn.sentences:
             out = [
                 _candidate(_reading(p, Polarity.ASSERT), turn)
@@ -142,9 +149,11 @@ class DeterministicExtractor:
     def _read_sentence(
         sentence: str,
         previous: list[_Proposal],
+        names: list[str],
         emit: Callable[[list[tuple[_Proposal, Polarity]]], None],
     ) -> list[_Proposal]:
-        """Read one sentence's clauses; return the asserted proposals ``it`` may refer to."""
+        """Read one sentence's clauses; return the asserted proposals ``it`` may refer to
+        (``names``: the people the message named so far, which a clause about one reads)."""
         if sentence_forms_nothing(sentence) or _SARCASM.match(sentence):
             return []
         user_opens = False
@@ -169,6 +178,9 @@ class DeterministicExtractor:
                 event = None if proposals else trailing_event(act) or relative_event(act)
                 if event is not None:
                     proposals = _read(event)
+                if all(p.belief_type is BeliefType.RELATIONSHIP for p, _ in proposals):
+                    # ``My uncle is Farid. He owns a vineyard.``: what the user says of others.
+                    proposals += [(p, Polarity.ASSERT) for p in people_readings(act, names)]
                 previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
                 emit(proposals)
         return previous

@@ -1,0 +1,289 @@
+"""What the user says about the people and things in their life.
+
+A clause whose grammatical subject is not the user forms a ``fact`` about that subject when it
+states an event, a state or a role of it:
+
+* **A named person or thing**: ``Kenji moved to Osaka for work`` -> ``Kenji moved to Osaka for
+  work.``; ``Harbor Analytics is a Python shop.``. A name in apposition to a relation (``My
+  sister Lucia is getting married``) forms the relationship only, as the held-out cases rule.
+* **He, she, his, her** for the person the same message named last (``My uncle is Farid. He
+  owns a small vineyard.`` -> ``Farid owns a small vineyard.``; ``Her teacher is Mrs.
+  Halvorsen`` -> ``Ava's teacher is Mrs. Halvorsen.``). With no person named before it, the
+  pronoun names nothing and the clause forms nothing.
+* **A definite thing**: ``The library closes at six on weekdays.``
+
+The user in the predicate becomes ``User`` (``Tomasz fixed my bike`` -> ``Tomasz fixed User's
+bike.``), and relative time resolves as for the user's own events. The subject is how people
+refer to the person (the given name, or a title and surname: ``rosa``, ``dr. mehta``) or the
+head of the thing (``library``). Facts accumulate, so two never supersede each other, except
+what a thing *is* (``The wedding is on October 17``): it has one value at a time.
+
+Nothing forms from another person's likes, dislikes, home or work (``My brother lives in
+Chicago and loves the Bears`` stays theirs, as the case files rule), from what someone said,
+thought or seemed (``asked me to`` is an act), from a modal, a hedge or a plan with ``will``,
+from a negated predicate, from a clause that mentions the listener or the user's group (``we``,
+``us``, ``our``: whose act it is stays unclear), nor from a bare evaluation (``She's great so
+far``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.formation.deterministic.conversation import (
+    _LISTENER,
+    _LOCATIVE_PRONOUN,
+    _NEGATION,
+    _SPECULATIVE,
+    _is_past,
+    _object,
+    _pronoun_only,
+    _proposal,
+    _strip_adverbs,
+    _with,
+)
+from memory_core.formation.deterministic.lexicon import (
+    _ADVERB_WORDS,
+    _CALENDAR_WORDS,
+    _NOT_NAME_WORDS,
+    _PARTICIPLES,
+)
+from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
+from memory_core.text import collapse, take_time
+
+_TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?"
+_NAME_WORD = r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
+_NAME = rf"(?:{_TITLE}\s+)?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}"
+_NAMED = re.compile(
+    rf"^(?-i:(?P<name>{_NAME}(?:\s+and\s+{_NAME})?))(?:'s\s+(?P<own>[a-z][\w-]*))?\s+(?P<rest>.+)$"
+)
+_PRONOUN = re.compile(r"^(?P<pronoun>he|she)(?P<s>'s)?\s+(?P<rest>.+)$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^(?P<pronoun>his|her)\s+(?P<own>[a-z][\w-]*)\s+(?P<rest>.+)$", re.I)
+_DEFINITE = re.compile(r"^the\s+(?P<rest>.+)$", re.IGNORECASE)
+
+_AUXILIARIES = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "does", "did", "gets", "got", "keeps"}
+    | {"kept", "goes", "went", "became", "becomes", "stays", "stayed"}
+)
+_BE = frozenset({"is", "are", "was", "were"})
+_PLURAL_VERBS = frozenset(
+    {"want", "need", "go", "have", "do", "make", "take", "get", "keep", "use", "start", "run"}
+    | {"come", "work", "meet", "play", "happen", "open", "close"}
+)
+"""Base forms a plural subject takes (``The designers want a new payment sheet``)."""
+_NOT_THEIRS = frozenset(
+    {"like", "likes", "love", "loves", "prefer", "prefers", "hate", "hates", "enjoy", "enjoys"}
+    | {"adore", "adores", "dislike", "dislikes", "live", "lives", "lived", "thinks", "thought"}
+    | {"believes", "believed", "feels", "felt", "knows", "knew", "wonders", "hopes", "wishes"}
+    | {"seems", "seemed", "sounds", "sounded", "looks", "looked", "says", "said", "told"}
+    | {"tells", "claims", "claimed", "mentioned", "wrote", "writes", "work", "works", "worked"}
+)
+"""What stays another person's: likes, home, work, thoughts, speech and impressions (the case
+files rule ``My brother lives in Chicago`` and ``Tom works at the Museum of Flight`` theirs)."""
+_EVALUATIVE = frozenset(
+    {"great", "good", "nice", "fine", "fun", "cool", "lovely", "amazing", "awesome", "crazy"}
+    | {"so", "really", "super", "very", "pretty", "too", "quite", "such", "wonderful", "best"}
+    | {"terrible", "awful", "horrible", "sweet", "kind", "busy", "tired", "stressed", "happy"}
+    | {"sad", "excited", "worried", "thrilled", "here", "there", "right", "wrong", "back"}
+    | {"sick", "ill", "slow", "hectic", "long", "enough", "done", "over", "late", "early"}
+    | {"no", "way", "worth", "getting", "much", "less", "more", "better", "worse", "someone"}
+    | {"something", "humbling", "exhausting", "boring", "annoying", "confusing", "frustrating"}
+    | {"interesting", "overwhelming", "tiring", "relaxing", "calmer", "winding", "indeed"}
+)
+"""A bare evaluation or mood after ``is``: a passing remark, not a fact of its subject."""
+_NO_ONE = frozenset(
+    {"things", "work", "life", "everything", "nothing", "everyone", "everybody", "someone"}
+    | {"somebody", "stuff", "school", "today", "tonight", "tomorrow", "yesterday", "stay"}
+    | {"keep", "let", "take", "make", "go", "try", "remember", "fingers", "much", "tons", "lots"}
+    | {"thanks", "glad", "good", "great", "nice", "love", "hope", "wish", "enjoy", "congrats"}
+    | _ADVERB_WORDS
+)
+"""Words that open a sentence capitalised without naming anyone (``Work is slow``)."""
+_GROUP = re.compile(r"\b(?:we|us|our|ours|ourselves|they|them|their)\b", re.IGNORECASE)
+_CLAUSE_TAIL = re.compile(r",?\s+and\s+(?:suddenly|then|now)\b|,\s+(?:and|but|so)\s+")
+"""Where a second clause starts (``Viktor is turning seventy, and Helena wants ...``)."""
+_CONTENT = re.compile(
+    r"^(?:(?:a|an|the|User's|his|her|half|every|each|some|two|three|four|five|six|seven|eight"
+    r"|nine|ten)\s|\d|(?-i:[A-Z])|(?:at|in|on|from|to|by|until|since|for|with)\s)",
+    re.IGNORECASE,
+)
+_RELATION_OBJECT = re.compile(r"^User's\s+(?:\w+\s+)?[\w-]+$")
+_WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
+_FIRST_PERSON = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"\b(?:myself|me)\b", "User"),
+        (r"\b(?:my|mine)\b", "User's"),
+        (r"\bI\s+am\b", "User is"),
+        (r"\bI\s+have\b", "User has"),
+        (r"\bI\b", "User"),
+    )
+)
+
+
+def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
+    """Read a clause about someone or something in the user's life (``names``: the people
+    the message named so far, the last one last; a name this clause opens with is added)."""
+    if _LISTENER.search(clause) or _SPECULATIVE.search(clause) or _WILL.search(clause):
+        return []
+    if _GROUP.search(clause) or re.search(r"\basked\s+(?!(?:me|User)\s+to\b)", clause):
+        return []
+    text, when = take_time(clause)
+    parsed = _subject(text, names)
+    if parsed is None:
+        return []
+    who, subject, rest, plural = parsed
+    rest = _strip_adverbs(rest)
+    words = rest.split()
+    if not words or _NEGATION.match(rest) or re.match(r"^\w+\s+(?:not|never)\b", rest):
+        return []
+    verb = words[0].casefold()
+    if verb in _NOT_THEIRS or not _is_verb(verb, plural=plural):
+        return []
+    if not plural and verb in ("are", "were", "have"):
+        return []  # ``My brother Tomas and my sister Priya are visiting``: one of a pair
+    group, obj = _verb_group(words)
+    if group.split()[-1] in _NOT_THEIRS:
+        return []
+    complement = [*group.split()[1:], *obj.split()][:1]
+    if group.split()[0] in _BE and (not complement or complement[0].casefold() in _EVALUATIVE):
+        return []
+    obj = _CLAUSE_TAIL.split(_object(_as_user(obj), team=False), maxsplit=1)[0]
+    if obj.endswith("User's") or re.search(r"\w+er\s+than\b", obj):
+        return []  # ``keeps offering to fix mine``, ``calmer than I expected``
+    if obj and (_pronoun_only(obj) or _LOCATIVE_PRONOUN.search(obj)):
+        return []
+    if group in _BE and _RELATION_OBJECT.match(_strip_adverbs(obj)):
+        return []  # ``Sam is my brother`` is the relationship, read elsewhere
+    copula = group in _BE
+    evaluated = not obj or obj.split()[0].casefold() in _EVALUATIVE | {"well", "badly"}
+    if who.startswith("The ") and (evaluated or (copula and not _CONTENT.match(obj))):
+        # ``The move finished last weekend``, ``The atmosphere was electric``: a thing's fact
+        # names something (after ``is``: an article, a number, a name, a place or a time); an
+        # evaluation of it (an adjective, ``went really well``) is a passing remark.
+        return []
+    past = _is_past(verb) or verb in ("was", "were", "had", "did")
+    proposals = _proposal(who, group, obj, subject, when, past=past)
+    if copula and who.startswith("The "):
+        # ``The wedding is on October 17, not October 10``: a thing has one value at a time,
+        # so a correction supersedes what it corrects.
+        return [_with(p, exclusive=True) for p in proposals]
+    return proposals
+
+
+def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
+    """``(who, subject, rest, plural)``: who the clause is about as the statement writes it, its
+    belief subject, the predicate, and whether it is plural; None when it is no one named."""
+    pronoun = _PRONOUN.match(text)
+    if pronoun is not None:
+        if not names:
+            return None
+        rest = pronoun["rest"]
+        if pronoun["s"]:
+            first = rest.split(" ", 1)[0].casefold()
+            aux = "has" if first in ("been", "got") or first in _PARTICIPLES else "is"
+            rest = f"{aux} {rest}"
+        return names[-1], _referent(names[-1]), rest, False
+    owned = _POSSESSIVE.match(text)
+    if owned is not None:
+        if not names:
+            return None
+        return f"{names[-1]}'s {owned['own']}", _referent(names[-1]), owned["rest"], False
+    definite = _DEFINITE.match(text)
+    if definite is not None:
+        return _definite(definite["rest"])
+    named = _NAMED.match(text)
+    if named is None:
+        return None
+    name = named["name"]
+    if any(
+        w.casefold() in _NOT_NAME_WORDS | _CALENDAR_WORDS | _NO_ONE or w.endswith("ing")
+        for w in name.split()[::2]
+    ):
+        return None  # ``Monday was long``, ``Taking breaks is important``: no one named
+    plural = " and " in name
+    if (
+        " " not in name
+        and name not in names
+        and not (_is_event(named["rest"]) and not named["own"])
+    ):
+        # ``Family is everything``, ``Bright screens give me headaches``: a capitalised first
+        # word the message did not name (nor has a second word) names someone only as the
+        # doer of an event (``Kenji moved to Osaka``, ``Dana is training for a marathon``).
+        return None
+    person = name in names
+    if not plural and not named["own"]:
+        names.append(name)
+    who = f"{name}'s {named['own']}" if named["own"] else name
+    return who, _referent(name, person=person), named["rest"], plural
+
+
+def _definite(text: str) -> tuple[str, str, str, bool] | None:
+    """``The dog next door has started ...``: the thing the clause is about, up to its verb."""
+    words = text.split()
+    window = range(1, min(len(words), 7))
+    # An auxiliary or a past form is the verb before any ``-s`` word (``The hotel deals were``).
+    plain = (i for i in window if words[i].casefold() in _AUXILIARIES or _is_past(words[i]))
+    inflected = (
+        i for i in window if _is_verb(words[i].casefold(), plural=words[i - 1].endswith("s"))
+    )
+    index = next(plain, None) or next(inflected, None)
+    if index is None:
+        return None
+    thing = " ".join(words[:index])
+    if re.search(r"\b(?-i:I)\b|\b(?:one|reason|other|rest|same|way)\b", thing, re.I):
+        return None  # ``The song I heard``: the user's act, read by the relative-clause rule
+    head = re.sub(r"\s+(?:here|there)$", "", head_phrase(thing))
+    plural = words[index - 1].casefold().endswith("s")
+    return (f"The {_as_user(thing)}", head, " ".join(words[index:]), plural) if head else None
+
+
+def _is_event(predicate: str) -> bool:
+    """True when ``predicate`` opens with an act (``moved``, ``is training``, ``has gone``), not
+    a state or an evaluation (``is everything``, ``is refreshing``, ``has been great``)."""
+    words = [w.casefold() for w in _strip_adverbs(predicate).split()[:2]]
+    if not words:
+        return False
+    if words[0] in ("is", "are", "was", "were", "has", "have", "had", "got"):
+        second = words[1] if len(words) > 1 else ""
+        if second in _EVALUATIVE or second in ("been", "everything", "something", "nothing"):
+            return False
+        return second.endswith("ing") or _is_past(second) or words[0] == "got"
+    return _is_past(words[0])
+
+
+def _referent(name: str, *, person: bool = True) -> str:
+    """How people refer to a person: a title and the surname, or the given name; a name the
+    message did not introduce as someone's (``Harbor Analytics``) is kept whole."""
+    words = name.split()
+    if re.match(_TITLE + "$", words[0]) and len(words) > 1:
+        return f"{words[0]} {words[-1]}".casefold()
+    return words[0].casefold() if person and " and " not in name else name.casefold()
+
+
+def _is_verb(word: str, *, plural: bool) -> bool:
+    if word in _AUXILIARIES or _is_past(word):
+        return True
+    if plural:
+        return word in _PLURAL_VERBS
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
+
+
+def _verb_group(words: list[str]) -> tuple[str, str]:
+    """The verb group (``is moving``, ``has been``, ``got engaged``) and what follows it."""
+    verb = words[0].casefold()
+    rest = _strip_adverbs(" ".join(words[1:])).split()
+    if verb in _AUXILIARIES and rest:
+        nxt = rest[0].casefold()
+        if nxt.endswith("ing") or nxt in ("been", "being") or _is_past(nxt) or nxt in _PARTICIPLES:
+            return f"{verb} {nxt}", " ".join(rest[1:])
+    return verb, " ".join(words[1:])
+
+
+def _as_user(text: str) -> str:
+    for pattern, replacement in _FIRST_PERSON:
+        text = pattern.sub(replacement, text)
+    return collapse(text)
+
+
+__all__ = ["people_readings"]
