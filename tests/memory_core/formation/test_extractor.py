@@ -422,7 +422,10 @@ def test_any_input_yields_well_formed_candidates(words: list[str], text: str) ->
         turn = Turn(event_id="e", created_at=AT, sentences=tuple(split_sentences(source)))
         for candidate in DeterministicExtractor().extract(turn):
             assert candidate.statement.endswith(".")
-            assert candidate.statement.startswith(("User", "The team"))
+            # The user's own statements, or a fact of someone or something in their life.
+            assert candidate.statement.startswith(("User", "The team")) or (
+                candidate.belief_type is BeliefType.FACT and candidate.statement[:1].isupper()
+            )
             assert candidate.subject == candidate.subject.casefold().strip()
             assert candidate.subject
             assert candidate.source_event_ids == ("e",)

@@ -155,6 +155,8 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
         return []
     if group in _BE and _RELATION_OBJECT.match(_strip_adverbs(obj)):
         return []  # ``Sam is my brother`` is the relationship, read elsewhere
+    if not obj and " " not in group:
+        return []  # ``Seattle decided.``: an act with its object elided names nothing
     copula = group in _BE
     evaluated = not obj or obj.split()[0].casefold() in _EVALUATIVE | {"well", "badly"}
     if who.startswith("The ") and (evaluated or (copula and not _CONTENT.match(obj))):
