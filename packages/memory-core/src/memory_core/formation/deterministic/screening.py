@@ -371,7 +371,9 @@ _RECIPROCAL = re.compile(r"\b(?:each\s+other|one\s+another)\b", re.IGNORECASE)
 _GERUND_OF_NOTHING = re.compile(r"\b\w{2,}ing\s+(?:it|this|that|them)$", re.IGNORECASE)
 _MOTION_VERBS = _words("go come head")
 _NO_DESTINATION = re.compile(
-    r"^(?:on|every|most|each|at\s+(?:night|noon|\d)|in\s+the\s+(?:morning|afternoon|evening))\b",
+    r"^(?:on\s+(?!(?:a|an|another|the|their|my|our|some|one)\b)|every|most|each"
+    r"|at\s+(?:night|noon|\d)|in\s+the\s+(?:morning|afternoon|evening))\b",
     re.IGNORECASE,
 )
-"""What a motion verb with no destination opens with: a time (``on Tuesday nights``)."""
+"""What a motion verb with no destination opens with: a time (``on Tuesday nights``), not an
+outing (``on a camping trip``)."""
