@@ -46,6 +46,9 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
             "The café by User's office only does light roasts.",
         ),
         ("The deadline is March 3.", "deadline", "The deadline is March 3."),
+        # What a named person's thing is, though the message named no one before it.
+        ("Leila's birthday is on May 9.", "leila", "Leila's birthday is on May 9."),
+        ("Priya's wedding is in Goa.", "priya", "Priya's wedding is in Goa."),
     ],
 )
 def test_a_fact_of_someone_or_something_in_the_users_life_forms(
@@ -76,6 +79,8 @@ def test_a_fact_of_someone_or_something_in_the_users_life_forms(
         "Bright screens give me headaches.",
         "My sister is Mira. She's great so far.",
         "My brother is Sam. Sam is my brother.",
+        "Sam's idea was great.",
+        "Cascade's fees got ridiculous.",
     ],
 )
 def test_what_stays_theirs_or_names_no_one_forms_no_fact(read: Reader, text: str) -> None:
