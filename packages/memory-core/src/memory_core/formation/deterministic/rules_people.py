@@ -107,6 +107,8 @@ _CONTENT = re.compile(
     r"|nine|ten)\s|\d|(?-i:[A-Z])|(?:at|in|on|from|to|by|until|since|for|with)\s)",
     re.IGNORECASE,
 )
+_MONTH_MAY = re.compile(r"\b(?:in|on|of|since|until|by)\s+May\b|\bMay\s+\d")
+_VALUE = re.compile(r"^(?:is|are|was|were)\s+(?P<v>.+)$", re.IGNORECASE)
 _RELATION_OBJECT = re.compile(r"^User's\s+(?:\w+\s+)?[\w-]+$")
 _WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
 _FIRST_PERSON = tuple(
@@ -124,11 +126,14 @@ _FIRST_PERSON = tuple(
 def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     """Read a clause about someone or something in the user's life (``names``: the people
     the message named so far, the last one last; a name this clause opens with is added)."""
-    if _LISTENER.search(clause) or _SPECULATIVE.search(clause) or _WILL.search(clause):
+    text, when = take_time(clause)
+    if re.search(r"\b(?:is|are|was|were)$", text, re.IGNORECASE):
+        text, when = clause, None  # ``Leila's birthday is on May 9``: the time is the value
+    unmonthed = _MONTH_MAY.sub("", text)  # ``on May 9`` is a month, not a modal
+    if _LISTENER.search(text) or _SPECULATIVE.search(unmonthed) or _WILL.search(text):
         return []
     if _GROUP.search(clause) or re.search(r"\basked\s+(?!(?:me|User)\s+to\b)", clause):
         return []
-    text, when = take_time(clause)
     parsed = _subject(text, names)
     if parsed is None:
         return []
@@ -204,14 +209,18 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
     ):
         return None  # ``Monday was long``, ``Taking breaks is important``: no one named
     plural = " and " in name
+    value = _VALUE.match(named["rest"])
     if (
         " " not in name
         and name not in names
-        and not (_is_event(named["rest"]) and not named["own"])
+        and not (
+            _is_event(named["rest"]) if not named["own"] else value and _CONTENT.match(value["v"])
+        )
     ):
         # ``Family is everything``, ``Bright screens give me headaches``: a capitalised first
         # word the message did not name (nor has a second word) names someone only as the
-        # doer of an event (``Kenji moved to Osaka``, ``Dana is training for a marathon``).
+        # doer of an event (``Kenji moved to Osaka``) or as the owner of a thing with a value
+        # (``Leila's birthday is on May 9``).
         return None
     person = name in names
     if not plural and not named["own"]:
