@@ -24,7 +24,11 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
         ("My uncle is Farid. He owns a small vineyard.", "farid", "Farid owns a small vineyard."),
         ("My coach is Rosa Delgado. She's a physio.", "rosa", "Rosa Delgado is a physio."),
         ("My son is Tariq. He's been to Peru twice.", "tariq", "Tariq has been to Peru twice."),
-        ("My daughter is Ines. Her teacher is Mr. Obi.", "ines", "Ines's teacher is Mr. Obi."),
+        (
+            "My daughter is Ines. Her teacher is Mr. Obi.",
+            "ines's teacher",
+            "Ines's teacher is Mr. Obi.",
+        ),
         ("My sister is Mira. Mira is vegan.", "mira", "Mira is vegan."),
         ("Kenji moved to Osaka for work.", "kenji", "Kenji moved to Osaka for work."),
         ("Clara is teaching me to knit.", "clara", "Clara is teaching User to knit."),
@@ -47,8 +51,8 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
         ),
         ("The deadline is March 3.", "deadline", "The deadline is March 3."),
         # What a named person's thing is, though the message named no one before it.
-        ("Leila's birthday is on May 9.", "leila", "Leila's birthday is on May 9."),
-        ("Priya's wedding is in Goa.", "priya", "Priya's wedding is in Goa."),
+        ("Leila's birthday is on May 9.", "leila's birthday", "Leila's birthday is on May 9."),
+        ("Priya's wedding is in Goa.", "priya's wedding", "Priya's wedding is in Goa."),
     ],
 )
 def test_a_fact_of_someone_or_something_in_the_users_life_forms(

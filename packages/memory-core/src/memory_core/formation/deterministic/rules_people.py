@@ -14,9 +14,10 @@ states an event, a state or a role of it:
 
 The user in the predicate becomes ``User`` (``Tomasz fixed my bike`` -> ``Tomasz fixed User's
 bike.``), and relative time resolves as for the user's own events. The subject is how people
-refer to the person (the given name, or a title and surname: ``rosa``, ``dr. mehta``) or the
-head of the thing (``library``). Facts accumulate, so two never supersede each other, except
-what a thing *is* (``The wedding is on October 17``): it has one value at a time.
+refer to the person (the given name, or a title and surname: ``rosa``, ``dr. mehta``), what of
+theirs the clause is about (``ava's school``), or the head of the thing (``library``). Facts
+accumulate, so two never supersede each other, except what a thing *is* (``The wedding is on
+October 17``): it has one value at a time.
 
 Nothing forms from another person's likes, dislikes, home or work (``My brother lives in
 Chicago and loves the Bears`` stays theirs, as the case files rule), from what someone said,
@@ -51,7 +52,7 @@ from memory_core.formation.deterministic.lexicon import (
 from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
 from memory_core.text import collapse, take_time
 
-_TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?"
+_TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor)\.?"
 _NAME_WORD = r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
 _NAME = rf"(?:{_TITLE}\s+)?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}"
 _NAMED = re.compile(
@@ -195,7 +196,8 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
     if owned is not None:
         if not names:
             return None
-        return f"{names[-1]}'s {owned['own']}", _referent(names[-1]), owned["rest"], False
+        owner = _referent(names[-1])
+        return f"{names[-1]}'s {owned['own']}", f"{owner}'s {owned['own']}", owned["rest"], False
     definite = _DEFINITE.match(text)
     if definite is not None:
         return _definite(definite["rest"])
@@ -226,7 +228,9 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
     if not plural and not named["own"]:
         names.append(name)
     who = f"{name}'s {named['own']}" if named["own"] else name
-    return who, _referent(name, person=person), named["rest"], plural
+    referent = _referent(name, person=person)
+    subject = f"{referent}'s {named['own']}" if named["own"] else referent
+    return who, subject, named["rest"], plural
 
 
 def _definite(text: str) -> tuple[str, str, str, bool] | None:
