@@ -33,6 +33,7 @@ from memory_core.formation.deterministic.screening import (
     _SARCASM,
     _normalize_clause,
     _supply_subject,
+    announced_news,
     cut_embedded_question,
     sentence_forms_nothing,
 )
@@ -130,7 +131,8 @@ class DeterministicExtractor:
                     seen.add(key)
                     out.append(_candidate(reading, turn))
 
-        for whole in turn.sentences:
+        for said in turn.sentences:
+            whole = announced_news(said)
             shared = sharing_readings(whole)
             if shared:
                 emit([(p, Polarity.ASSERT) for p in shared])

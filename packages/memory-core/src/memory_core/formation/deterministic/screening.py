@@ -201,6 +201,20 @@ _WE_TOGETHER = re.compile(r"^(we)\s+(?:both|each|all)\s+(?=[a-z])", re.IGNORECAS
 """``We both went``: the user and others, as ``We went`` (not ``User boths went``)."""
 
 
+_ANNOUNCEMENT = re.compile(
+    r"^(?:(?:so|oh|hey|well|anyway)[,!]?\s+)?(?:I\s+)?(?:just\s+)?(?:wanted|want|had|have)\s+to"
+    r"\s+(?:let\s+you\s+know|tell\s+you|share(?:\s+with\s+you)?)(?:\s+that)?[,:]?\s+"
+    r"(?=I\b|I'|my\b|we\b|our\b)",
+    re.IGNORECASE,
+)
+
+
+def announced_news(sentence: str) -> str:
+    """``Just wanted to let you know that I passed my test!`` -> ``I passed my test!``: the news
+    an announcement to the listener carries, read as the user's own statement."""
+    return _ANNOUNCEMENT.sub("", sentence, count=1)
+
+
 def _normalize_clause(clause: str) -> str:
     text = _drop_vocative(collapse(clause.replace("’", "'").replace("‘", "'")))
     if not re.match(r"^(?:I\s+am|I'm)\s+(?:hoping|wishing|praying)\b", text, re.IGNORECASE):
