@@ -111,6 +111,10 @@ _CONTENT = re.compile(
 _MONTH_MAY = re.compile(r"\b(?:in|on|of|since|until|by)\s+May\b|\bMay\s+\d")
 _VALUE = re.compile(r"^(?:is|are|was|were)\s+(?P<v>.+)$", re.IGNORECASE)
 _RELATION_OBJECT = re.compile(r"^User's\s+(?:\w+\s+)?[\w-]+$")
+_NEGATED_VERB = re.compile(r"^\w+\s+(?:not|never)\b", re.IGNORECASE)
+_ASKED = re.compile(r"\basked\s+(?!(?:me|User)\s+to\b)")
+"""``asked me to`` is an act; ``asked if``, ``asked what`` report a question."""
+_COMPARISON = re.compile(r"\w+er\s+than\b")
 _WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
 _FIRST_PERSON = tuple(
     (re.compile(pattern), replacement)
@@ -133,7 +137,7 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     unmonthed = _MONTH_MAY.sub("", text)  # ``on May 9`` is a month, not a modal
     if _LISTENER.search(text) or _SPECULATIVE.search(unmonthed) or _WILL.search(text):
         return []
-    if _GROUP.search(clause) or re.search(r"\basked\s+(?!(?:me|User)\s+to\b)", clause):
+    if _GROUP.search(clause) or _ASKED.search(clause):
         return []
     parsed = _subject(text, names)
     if parsed is None:
@@ -141,7 +145,7 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     who, subject, rest, plural = parsed
     rest = _strip_adverbs(rest)
     words = rest.split()
-    if not words or _NEGATION.match(rest) or re.match(r"^\w+\s+(?:not|never)\b", rest):
+    if not words or _NEGATION.match(rest) or _NEGATED_VERB.match(rest):
         return []
     verb = words[0].casefold()
     if verb in _NOT_THEIRS or not _is_verb(verb, plural=plural):
@@ -149,34 +153,40 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     if not plural and verb in ("are", "were", "have"):
         return []  # ``My brother Tomas and my sister Priya are visiting``: one of a pair
     group, obj = _verb_group(words)
-    if group.split()[-1] in _NOT_THEIRS:
-        return []
-    complement = [*group.split()[1:], *obj.split()][:1]
-    if group.split()[0] in _BE and (not complement or complement[0].casefold() in _EVALUATIVE):
-        return []
-    obj = _CLAUSE_TAIL.split(_object(_as_user(obj), team=False), maxsplit=1)[0]
-    if obj.endswith("User's") or re.search(r"\w+er\s+than\b", obj):
-        return []  # ``keeps offering to fix mine``, ``calmer than I expected``
-    if obj and (_pronoun_only(obj) or _LOCATIVE_PRONOUN.search(obj)):
-        return []
-    if group in _BE and _RELATION_OBJECT.match(_strip_adverbs(obj)):
-        return []  # ``Sam is my brother`` is the relationship, read elsewhere
-    if not obj and " " not in group:
-        return []  # ``Seattle decided.``: an act with its object elided names nothing
-    copula = group in _BE
-    evaluated = not obj or obj.split()[0].casefold() in _EVALUATIVE | {"well", "badly"}
-    if who.startswith("The ") and (evaluated or (copula and not _CONTENT.match(obj))):
-        # ``The move finished last weekend``, ``The atmosphere was electric``: a thing's fact
-        # names something (after ``is``: an article, a number, a name, a place or a time); an
-        # evaluation of it (an adjective, ``went really well``) is a passing remark.
+    obj = _CLAUSE_TAIL.split(_object(_as_user(obj), team=False), maxsplit=1)[0] if obj else ""
+    if _refused(who, group, obj):
         return []
     past = _is_past(verb) or verb in ("was", "were", "had", "did")
     proposals = _proposal(who, group, obj, subject, when, past=past)
-    if copula and who.startswith("The "):
+    if group in _BE and who.startswith("The "):
         # ``The wedding is on October 17, not October 10``: a thing has one value at a time,
         # so a correction supersedes what it corrects.
         return [_with(p, exclusive=True) for p in proposals]
     return proposals
+
+
+def _refused(who: str, group: str, obj: str) -> bool:
+    """True when the predicate is no fact of its subject: theirs alone, an evaluation, the
+    relationship restated, an elided object or the user's own possession cut short."""
+    head, *after = group.split()
+    complement = [*after, *obj.split()][:1]
+    if after and after[-1] in _NOT_THEIRS:
+        return True
+    if head in _BE and (not complement or complement[0].casefold() in _EVALUATIVE):
+        return True  # ``She's great so far``
+    if obj.endswith("User's") or _COMPARISON.search(obj):
+        return True  # ``keeps offering to fix mine``, ``calmer than I expected``
+    if obj and (_pronoun_only(obj) or _LOCATIVE_PRONOUN.search(obj)):
+        return True
+    if group in _BE and _RELATION_OBJECT.match(_strip_adverbs(obj)):
+        return True  # ``Sam is my brother`` is the relationship, read elsewhere
+    if not obj and not after:
+        return True  # ``Seattle decided.``: an act with its object elided names nothing
+    evaluated = not obj or obj.split()[0].casefold() in _EVALUATIVE | {"well", "badly"}
+    # ``The move finished last weekend``, ``The atmosphere was electric``: a thing's fact names
+    # something (after ``is``: an article, a number, a name, a place or a time); an evaluation
+    # of it (an adjective, ``went really well``) is a passing remark.
+    return who.startswith("The ") and (evaluated or (group in _BE and not _CONTENT.match(obj)))
 
 
 def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
@@ -211,18 +221,9 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
     ):
         return None  # ``Monday was long``, ``Taking breaks is important``: no one named
     plural = " and " in name
-    value = _VALUE.match(named["rest"])
-    if (
-        " " not in name
-        and name not in names
-        and not (
-            _is_event(named["rest"]) if not named["own"] else value and _CONTENT.match(value["v"])
-        )
-    ):
+    if " " not in name and name not in names and not _names_someone(named["own"], named["rest"]):
         # ``Family is everything``, ``Bright screens give me headaches``: a capitalised first
-        # word the message did not name (nor has a second word) names someone only as the
-        # doer of an event (``Kenji moved to Osaka``) or as the owner of a thing with a value
-        # (``Leila's birthday is on May 9``).
+        # word the message did not name (nor has a second word) is no one's name.
         return None
     person = name in names
     if not plural and not named["own"]:
@@ -231,6 +232,16 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
     referent = _referent(name, person=person)
     subject = f"{referent}'s {named['own']}" if named["own"] else referent
     return who, subject, named["rest"], plural
+
+
+def _names_someone(own: str | None, predicate: str) -> bool:
+    """A one-word name the message did not introduce names someone as the doer of an event
+    (``Kenji moved to Osaka``) or as the owner of a thing with a value (``Leila's birthday is
+    on May 9``)."""
+    if own:
+        value = _VALUE.match(predicate)
+        return value is not None and _CONTENT.match(value["v"]) is not None
+    return _is_event(predicate)
 
 
 def _definite(text: str) -> tuple[str, str, str, bool] | None:
