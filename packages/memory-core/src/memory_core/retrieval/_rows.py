@@ -1,0 +1,150 @@
+"""Per-belief rows of the recall hot path: the fields ranking reads, copied once per belief.
+
+A recall reads some twenty fields of each of its candidates, several of them more than once
+(fusion, scoring, the near-duplicate pass, the collapse, the per-subject cap, the budget), and
+reading a pydantic field costs several times a plain slot. A :class:`Row` holds those values
+as slots, with the keys computed from them (the folded subject, the duplicate key, whether the
+belief is durable) and, on first use, its lexeme sets. Beliefs are frozen, so a row never goes
+stale; rows are remembered by belief id (checked by identity, so a changed belief gets a fresh
+row) in a bounded table, since the same beliefs come back recall after recall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import suppress
+from datetime import datetime
+
+from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
+from memory_core.retrieval._memo import fold_subject, statement_key
+from memory_core.tokenizer import lexemes
+
+ROW_CACHE_SIZE = 16384
+"""Rows remembered; past it the oldest remembered row is forgotten first."""
+
+_DURABLE_TYPES: frozenset[BeliefType] = frozenset(
+    {BeliefType.PREFERENCE, BeliefType.USER_MODEL_ATTR}
+)
+
+
+class Row:
+    """One belief's ranking fields (see the module docstring); ``belief`` is the belief."""
+
+    __slots__ = (
+        "_statement_lexemes",
+        "_text_lexemes",
+        "authority",
+        "belief",
+        "belief_type",
+        "confidence",
+        "conflicts_with",
+        "duplicate_key",
+        "durable",
+        "evidence_count",
+        "id",
+        "last_evidence_at",
+        "needs_review",
+        "position",
+        "principal_id",
+        "scope",
+        "statement",
+        "status",
+        "subject",
+        "subject_key",
+        "superseded_by",
+        "tenant_id",
+        "utility",
+        "valid_to",
+    )
+
+    id: str
+    position: int
+    tenant_id: str
+    principal_id: str
+    scope: str
+    status: BeliefStatus
+    belief_type: BeliefType
+    subject: str
+    statement: str
+    confidence: float
+    utility: float
+    evidence_count: int
+    authority: Authority
+    last_evidence_at: datetime
+    valid_to: datetime | None
+    needs_review: bool
+    conflicts_with: tuple[str, ...]
+    superseded_by: str | None
+    subject_key: str
+    duplicate_key: tuple[BeliefType, str]
+    durable: bool
+
+    def __init__(self, belief: Belief) -> None:
+        self.belief = belief
+        self.id = belief.id
+        self.position = belief.store_position
+        self.tenant_id = belief.tenant_id
+        self.principal_id = belief.principal_id
+        self.scope = scope = belief.scope
+        self.status = belief.status
+        self.belief_type = belief_type = belief.belief_type
+        self.subject = subject = belief.subject
+        self.statement = statement = belief.statement
+        self.confidence = belief.confidence
+        self.utility = belief.utility
+        self.evidence_count = belief.evidence_count
+        self.authority = belief.authority
+        self.last_evidence_at = belief.last_evidence_at
+        self.valid_to = belief.valid_to
+        self.needs_review = belief.needs_review
+        self.conflicts_with = belief.conflicts_with
+        self.superseded_by = belief.superseded_by
+        self.subject_key = fold_subject(subject)
+        self.duplicate_key = (belief_type, statement_key(statement))
+        self.durable = belief_type in _DURABLE_TYPES or scope == USER_SCOPE
+        self._text_lexemes: frozenset[str] | None = None
+        self._statement_lexemes: frozenset[str] | None = None
+
+    def text_lexemes(self) -> frozenset[str]:
+        """``lexemes(f"{subject} {statement}")``: what the lexical arm weighs."""
+        found = self._text_lexemes
+        if found is None:
+            found = self._text_lexemes = lexemes(f"{self.subject} {self.statement}")
+        return found
+
+    def statement_lexemes(self) -> frozenset[str]:
+        """``lexemes(statement)``: what the near-duplicate pass compares."""
+        found = self._statement_lexemes
+        if found is None:
+            found = self._statement_lexemes = lexemes(self.statement)
+        return found
+
+
+_rows: dict[str, Row] = {}
+
+
+def rows_of(beliefs: Iterable[Belief]) -> list[Row]:
+    """The row of each of ``beliefs``, in order (remembered, or made and remembered)."""
+    table = _rows
+    get = table.get
+    out: list[Row] = []
+    append = out.append
+    for belief in beliefs:
+        identifier = belief.id
+        row = get(identifier)
+        if row is None or row.belief is not belief:
+            row = Row(belief)
+            if len(table) >= ROW_CACHE_SIZE:
+                with suppress(KeyError, RuntimeError, StopIteration):  # a racing eviction
+                    del table[next(iter(table))]
+            table[identifier] = row
+        append(row)
+    return out
+
+
+def row_of(belief: Belief) -> Row:
+    """The row of one belief."""
+    return rows_of((belief,))[0]
+
+
+__all__ = ["ROW_CACHE_SIZE", "Row", "row_of", "rows_of"]
