@@ -11,6 +11,7 @@ row) in a bounded table, since the same beliefs come back recall after recall.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from contextlib import suppress
 from datetime import datetime
@@ -25,6 +26,31 @@ ROW_CACHE_SIZE = 16384
 _DURABLE_TYPES: frozenset[BeliefType] = frozenset(
     {BeliefType.PREFERENCE, BeliefType.USER_MODEL_ATTR}
 )
+
+
+_FIELD_NAMES = (
+    "id",
+    "store_position",
+    "tenant_id",
+    "principal_id",
+    "scope",
+    "status",
+    "belief_type",
+    "subject",
+    "statement",
+    "confidence",
+    "utility",
+    "evidence_count",
+    "authority",
+    "last_evidence_at",
+    "valid_to",
+    "needs_review",
+    "conflicts_with",
+    "superseded_by",
+)
+"""The belief fields a row copies, in the order ``Row.__init__`` unpacks them."""
+
+_FIELDS = operator.itemgetter(*_FIELD_NAMES)
 
 
 class Row:
@@ -44,11 +70,11 @@ class Row:
         "id",
         "last_evidence_at",
         "needs_review",
-        "position",
         "principal_id",
         "scope",
         "statement",
         "status",
+        "store_position",
         "subject",
         "subject_key",
         "superseded_by",
@@ -58,7 +84,7 @@ class Row:
     )
 
     id: str
-    position: int
+    store_position: int
     tenant_id: str
     principal_id: str
     scope: str
@@ -78,32 +104,41 @@ class Row:
     subject_key: str
     duplicate_key: tuple[BeliefType, str]
     durable: bool
+    _text_lexemes: frozenset[str] | None
+    _statement_lexemes: frozenset[str] | None
 
     def __init__(self, belief: Belief) -> None:
         self.belief = belief
-        self.id = belief.id
-        self.position = belief.store_position
-        self.tenant_id = belief.tenant_id
-        self.principal_id = belief.principal_id
-        self.scope = scope = belief.scope
-        self.status = belief.status
-        self.belief_type = belief_type = belief.belief_type
-        self.subject = subject = belief.subject
-        self.statement = statement = belief.statement
-        self.confidence = belief.confidence
-        self.utility = belief.utility
-        self.evidence_count = belief.evidence_count
-        self.authority = belief.authority
-        self.last_evidence_at = belief.last_evidence_at
-        self.valid_to = belief.valid_to
-        self.needs_review = belief.needs_review
-        self.conflicts_with = belief.conflicts_with
-        self.superseded_by = belief.superseded_by
-        self.subject_key = fold_subject(subject)
-        self.duplicate_key = (belief_type, statement_key(statement))
-        self.durable = belief_type in _DURABLE_TYPES or scope == USER_SCOPE
-        self._text_lexemes: frozenset[str] | None = None
-        self._statement_lexemes: frozenset[str] | None = None
+        try:
+            values = _FIELDS(belief.__dict__)  # one C call for every field (pydantic's storage)
+        except (AttributeError, KeyError):  # not a plain pydantic instance: read each field
+            values = tuple(getattr(belief, name) for name in _FIELD_NAMES)
+        (
+            self.id,
+            self.store_position,
+            self.tenant_id,
+            self.principal_id,
+            self.scope,
+            self.status,
+            self.belief_type,
+            self.subject,
+            self.statement,
+            self.confidence,
+            self.utility,
+            self.evidence_count,
+            self.authority,
+            self.last_evidence_at,
+            self.valid_to,
+            self.needs_review,
+            self.conflicts_with,
+            self.superseded_by,
+        ) = values
+        belief_type = self.belief_type
+        self.subject_key = fold_subject(self.subject)
+        self.duplicate_key = (belief_type, statement_key(self.statement))
+        self.durable = belief_type in _DURABLE_TYPES or self.scope == USER_SCOPE
+        self._text_lexemes = None
+        self._statement_lexemes = None
 
     def text_lexemes(self) -> frozenset[str]:
         """``lexemes(f"{subject} {statement}")``: what the lexical arm weighs."""

@@ -119,10 +119,10 @@ def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
 
 def newest_first_rows(rows: Sequence[Row]) -> list[Row]:
     """:func:`newest_first` over rows."""
-    positions = [r.position for r in rows]
+    positions = [r.store_position for r in rows]
     if all(map(operator.gt, positions, itertools.islice(positions, 1, None))):
         return list(rows)
-    keyed = [(-r.position, r.id, place) for place, r in enumerate(rows)]
+    keyed = [(-r.store_position, r.id, place) for place, r in enumerate(rows)]
     keyed.sort()
     return [rows[place] for _, _, place in keyed]
 
@@ -217,7 +217,7 @@ def weight_order(hits: Sequence[Belief], weights: Mapping[str, float]) -> list[B
 
 def weight_order_rows(hits: Sequence[Row], weights: Mapping[str, float]) -> list[Row]:
     """:func:`weight_order` over rows."""
-    keyed = [(-weights[r.id], -r.position, r.id, place) for place, r in enumerate(hits)]
+    keyed = [(-weights[r.id], -r.store_position, r.id, place) for place, r in enumerate(hits)]
     keyed.sort()
     return [hits[row[3]] for row in keyed]
 
@@ -532,7 +532,7 @@ def _ordered(
     """``(score, index, row)`` in ``order``: score descending, then store position
     descending, then id (``indexes`` carries each row's original index, else its place)."""
     keyed = [
-        (-value, -row.position, row.id, place, value, row)
+        (-value, -row.store_position, row.id, place, value, row)
         for place, (value, row) in enumerate(zip(scores, rows, strict=True))
     ]
     keyed.sort()  # ties of the first three keep their place: a stable sort by them

@@ -61,6 +61,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 from memory_core.clock import Clock, require_aware
 from memory_core.domain import (
@@ -98,6 +99,7 @@ from memory_core.retrieval.ranking import (
     is_primed,
     lexical_weights_rows,
     near_duplicate_order_rows,
+    newest_first,
     newest_first_rows,
     reciprocal_rank_fusion,
     reserved_slots,
@@ -168,11 +170,19 @@ class RecallResult:
 class _Arm:
     name: str
     rows: list[Row]
-    """The arm's beliefs (as rows), in its order."""
+    """The arm's beliefs (as rows), in its order; empty when only ``plain`` is kept."""
     latency_ms: float
     fused: bool
     scores: dict[str, float] | None = None
     """The arm's own score of each belief, when it scores rather than only orders them."""
+    plain: list[Belief] | None = None
+    """The arm's beliefs when no row is made of them: an in-turn recall's recency arm, whose
+    beliefs are never ranked as such (it votes on the candidates' own order)."""
+
+    @property
+    def size(self) -> int:
+        """How many beliefs the arm read (and admitted)."""
+        return len(self.rows) if self.plain is None else len(self.plain)
 
 
 class MemoryRetriever:
@@ -286,7 +296,7 @@ class MemoryRetriever:
         lines = [render_line(b) for b in returned]
         block = "\n".join((header, *lines)) if lines else ""
 
-        counts = {arm.name: len(arm.rows) for arm in arms}
+        counts = {arm.name: arm.size for arm in arms}
         counts["collapsed"] = len(collapsed)
         counts["over_subject_cap"] = len(capped_out)
         trace_profile = self._profiles.trace
@@ -406,6 +416,7 @@ class MemoryRetriever:
             (ARM_RECENCY, reads.query(terms=None)),
             (ARM_LEXICAL, reads.query(terms=formed.terms)),
             reads=reads,
+            plain=ARM_RECENCY,
         )
         formed, query_arms = self._query_arms(request.text, formed, reads, recency, lexical)
         return [recency, *query_arms], formed
@@ -458,14 +469,25 @@ class MemoryRetriever:
             fused=fused,
         )
 
-    def _run_together(self, *arms: tuple[str, RecallQuery], reads: _Reads) -> list[_Arm]:
+    def _run_together(
+        self, *arms: tuple[str, RecallQuery], reads: _Reads, plain: str | None = None
+    ) -> list[_Arm]:
         """Fused arms read in one go (``MemoryStore.search_many``); each arm's latency is its
-        share of the read, so the arms' latencies still add up to the time spent reading."""
+        share of the read, so the arms' latencies still add up to the time spent reading. The
+        arm named ``plain`` keeps its beliefs without rows."""
         started = self._timer()
         found = self._memories.search_many([query for _, query in arms])
         share_ms = round((self._timer() - started) * 1000.0 / len(arms), 3)
         return [
             _Arm(
+                name=name,
+                rows=[],
+                latency_ms=share_ms,
+                fused=True,
+                plain=newest_first(reads.admitted(hits)),
+            )
+            if name == plain
+            else _Arm(
                 name=name,
                 rows=newest_first_rows(reads.admitted_rows(hits)),
                 latency_ms=share_ms,
@@ -477,7 +499,7 @@ class MemoryRetriever:
     def _query_arms(
         self, text: str, unnamed: FormedQuery, reads: _Reads, recency: _Arm, lexical: _Arm
     ) -> tuple[FormedQuery, list[_Arm]]:
-        recent = recency.rows
+        recent = recency.plain or ()
         weights = lexical_weights_rows(lexical.rows, unnamed.groups)
         arms = [
             _Arm(
@@ -490,7 +512,8 @@ class MemoryRetriever:
         ]
         # Known subjects come from what the arms already read: no whole-store scan per turn.
         # Only the named subjects depend on them; the turn's terms are formed once.
-        known = {r.subject for r in (*recent, *lexical.rows)}  # order-free: named by position
+        # order-free: named by position
+        known = {b.subject for b in recent}.union([r.subject for r in lexical.rows])
         formed = replace(unnamed, subjects=self._former.named_subjects(text, known))
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
@@ -565,22 +588,29 @@ class _Reads:
     def admitted(self, beliefs: Sequence[Belief]) -> list[Belief]:
         """The beliefs of this recall's principal, visible scopes and live statuses, not
         excluded and past the position cursor, in order."""
-        return [row.belief for row in self.admitted_rows(beliefs)]
+        return self._admit(beliefs)
 
     def admitted_rows(self, beliefs: Sequence[Belief]) -> list[Row]:
         """:meth:`admitted`, as the admitted beliefs' rows."""
+        return self._admit(rows_of(beliefs))
+
+    def _admit(self, records: Sequence[_Record]) -> list[_Record]:
         tenant, owner = self.principal.tenant_id, self.principal.principal_id
         scopes, excluded, floor = self.scopes, self.exclude_ids, self.min_store_position
         return [
             b
-            for b in rows_of(beliefs)
+            for b in records
             if b.tenant_id == tenant
             and b.principal_id == owner
             and b.scope in scopes
             and b.status in LIVE_STATUSES
             and b.id not in excluded
-            and b.position > floor
+            and b.store_position > floor
         ]
+
+
+_Record = TypeVar("_Record", Belief, Row)
+"""A belief, or its row: both name the fields admission reads alike."""
 
 
 def _check_request(request: RecallRequest) -> None:
