@@ -18,6 +18,7 @@ from datetime import datetime
 
 from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
 from memory_core.retrieval._memo import fold_subject, statement_key
+from memory_core.retrieval.render import render_line
 from memory_core.tokenizer import lexemes
 
 ROW_CACHE_SIZE = 16384
@@ -57,6 +58,7 @@ class Row:
     """One belief's ranking fields (see the module docstring); ``belief`` is the belief."""
 
     __slots__ = (
+        "_line",
         "_statement_lexemes",
         "_text_lexemes",
         "authority",
@@ -106,6 +108,7 @@ class Row:
     durable: bool
     _text_lexemes: frozenset[str] | None
     _statement_lexemes: frozenset[str] | None
+    _line: str | None
 
     def __init__(self, belief: Belief) -> None:
         self.belief = belief
@@ -139,12 +142,20 @@ class Row:
         self.durable = belief_type in _DURABLE_TYPES or self.scope == USER_SCOPE
         self._text_lexemes = None
         self._statement_lexemes = None
+        self._line = None
 
     def text_lexemes(self) -> frozenset[str]:
         """``lexemes(f"{subject} {statement}")``: what the lexical arm weighs."""
         found = self._text_lexemes
         if found is None:
             found = self._text_lexemes = lexemes(f"{self.subject} {self.statement}")
+        return found
+
+    def line(self) -> str:
+        """``render.render_line(belief)``: the belief's line in a block."""
+        found = self._line
+        if found is None:
+            found = self._line = render_line(self.belief)
         return found
 
     def statement_lexemes(self) -> frozenset[str]:

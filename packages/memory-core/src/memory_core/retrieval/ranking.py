@@ -46,7 +46,6 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -152,18 +151,25 @@ def lexical_weights_rows(hits: Sequence[Row], groups: Sequence[TermGroup]) -> di
     pattern_of: dict[frozenset[str], tuple[int, ...]] = {}
     patterns: list[tuple[int, ...]] = []
     lengths: dict[str, int] = {}
+    counted: dict[tuple[int, ...], int] = {}
+    intersect = wanted.intersection
     for row in hits:
-        words = row.text_lexemes()
+        words = row._text_lexemes
+        if words is None:
+            words = row.text_lexemes()
         lengths[row.id] = len(words)
-        found = wanted.intersection(words)
+        found = intersect(words)
         pattern = pattern_of.get(found)
         if pattern is None:
             pattern = pattern_of[found] = tuple(
                 sorted({index for lexeme in found for index in groups_of[lexeme]})
             )
+            counted[pattern] = 1 + counted.get(pattern, 0)
+        else:
+            counted[pattern] += 1
         patterns.append(pattern)
     frequency = [0] * len(groups)
-    for pattern, count in Counter(patterns).items():
+    for pattern, count in counted.items():
         for index in pattern:
             frequency[index] += count
     total = len(hits)
@@ -179,11 +185,14 @@ def lexical_weights_rows(hits: Sequence[Row], groups: Sequence[TermGroup]) -> di
     mean_length = max(1.0, sum(lengths.values()) / len(lengths)) if lengths else 1.0
     sums: dict[tuple[int, ...], float] = {}
     weights: dict[str, float] = {}
+    k1, b = LENGTH_K1, LENGTH_B
     for identifier, pattern in matched.items():
         value = sums.get(pattern)
         if value is None:
             value = sums[pattern] = sum([terms[i] for i in pattern])
-        weights[identifier] = value * length_norm(lengths[identifier], mean_length)
+        # length_norm(length, mean_length), inlined operation for operation
+        norm = (k1 + 1) / (1 + k1 * (1 - b + b * lengths[identifier] / mean_length))
+        weights[identifier] = value * norm
     return weights
 
 
@@ -501,23 +510,26 @@ def near_duplicate_order_rows(
     earlier: dict[tuple[str, BeliefType], dict[int, set[frozenset[str]]]] = {}
     judged: list[tuple[float, int, Row]] = []
     demoted = False
-    for value, index, row in ranked:
+    append = judged.append
+    for entry in ranked:
+        row = entry[2]
         key = (row.subject_key, row.belief_type)
         by_size = earlier.get(key)
         if by_size is None:
             first = firsts.get(key)
             if first is None:
                 firsts[key] = row
-                judged.append((value, index, row))
+                append(entry)
                 continue
             first_tokens = first.statement_lexemes()
             by_size = earlier[key] = {len(first_tokens): {first_tokens}}
+        value, index, _ = entry
         tokens = row.statement_lexemes()
         if has_near_duplicate(tokens, by_size):
             value = max(0.0, value - penalty)
             demoted = True
         by_size.setdefault(len(tokens), set()).add(tokens)
-        judged.append((value, index, row))
+        append((value, index, row))
     if demoted:
         judged = _ordered([r for _, _, r in judged], [v for v, _, _ in judged], indexes=judged)
     return [(value, index) for value, index, _ in judged]
@@ -557,19 +569,23 @@ def has_near_duplicate(
     size = len(tokens)
     for other_size, others in earlier.items():
         needed = min_shared(size, other_size)
-        if needed > min(size, other_size):
+        if needed > (size if size < other_size else other_size):  # min(size, other_size)
             continue
         if needed == size == other_size:
             if tokens in others:
                 return True
         elif needed == size:
-            if any(tokens <= other for other in others):
-                return True
+            for other in others:
+                if tokens <= other:
+                    return True
         elif needed == other_size:
-            if any(other <= tokens for other in others):
-                return True
-        elif any(len(tokens & other) >= needed for other in others):
-            return True
+            for other in others:
+                if other <= tokens:
+                    return True
+        else:
+            for other in others:
+                if len(tokens & other) >= needed:
+                    return True
     return False
 
 
@@ -663,7 +679,7 @@ def select_within_budget(
     seated, dropped = select_rows_within_budget(
         rows_of(ranked),
         header=header,
-        render=render,
+        render=lambda row: render(row.belief),
         max_items=max_items,
         max_tokens=max_tokens,
         reserved=reserved,
@@ -675,12 +691,12 @@ def select_rows_within_budget(
     ranked: Sequence[Row],
     *,
     header: str,
-    render: Callable[[Belief], str],
+    render: Callable[[Row], str],
     max_items: int,
     max_tokens: int,
     reserved: int = 0,
 ) -> tuple[list[Row], list[Row]]:
-    """:func:`select_within_budget` over rows (``render`` renders a row's belief)."""
+    """:func:`select_within_budget` over rows (``render`` renders a row)."""
     # A line is rendered when its belief is first tried: most of a long list never is. A
     # block's size is its header's length plus, per line, a newline and the line, in any
     # order, so a trial adds one line's length to the seated lines' total (``block_tokens``
@@ -694,7 +710,7 @@ def select_rows_within_budget(
     def fits(belief: Row) -> bool:
         index = position[belief.id]
         if index not in lines:
-            lines[index] = render(ranked[index].belief)
+            lines[index] = render(ranked[index])
         return tokens_for_length(seated_chars + 1 + len(lines[index])) <= max_tokens
 
     def seat(belief: Row) -> None:

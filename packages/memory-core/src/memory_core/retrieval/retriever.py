@@ -107,7 +107,7 @@ from memory_core.retrieval.ranking import (
     select_rows_within_budget,
     weight_order_rows,
 )
-from memory_core.retrieval.render import block_tokens, render_header, render_line
+from memory_core.retrieval.render import block_tokens, render_header
 
 _log = logging.getLogger(__name__)
 
@@ -287,13 +287,13 @@ class MemoryRetriever:
         seated, dropped = select_rows_within_budget(
             capped_in,
             header=header,
-            render=render_line,
+            render=Row.line,
             max_items=budget.max_items,
             max_tokens=budget.max_tokens,
             reserved=reserved,
         )
         returned = [r.belief for r in seated]
-        lines = [render_line(b) for b in returned]
+        lines = [r.line() for r in seated]
         block = "\n".join((header, *lines)) if lines else ""
 
         counts = {arm.name: arm.size for arm in arms}
