@@ -628,7 +628,12 @@ def _check_request(request: RecallRequest) -> None:
 
 
 def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Row]:
-    """Distinct candidates, by id: query-matched ones for a text recall, else every arm's."""
+    """Distinct candidates, newest first (store position descending, then id): query-matched
+    ones for a text recall, else every arm's.
+
+    Their order decides nothing (fusion reads the arms, and every later order is total: score,
+    position, id), so they are put in the recency arm's order once, which its vote then
+    checks rather than sorts."""
     if formed is not None:
         sources = [
             arm for arm in arms if arm.name in (ARM_LEXICAL, ARM_SUBJECT, ARM_PERSON, ARM_PERIOD)
@@ -639,7 +644,9 @@ def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Row]:
     for arm in sources:
         for row in arm.rows:
             pool.setdefault(row.id, row)
-    return [pool[identifier] for identifier in sorted(pool)]
+    keyed = [(-row.store_position, identifier, row) for identifier, row in pool.items()]
+    keyed.sort()  # ids are distinct: no two entries compare their rows
+    return [row for _, _, row in keyed]
 
 
 def _names_relationship(arms: Sequence[_Arm]) -> bool:
