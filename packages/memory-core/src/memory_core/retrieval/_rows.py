@@ -16,7 +16,14 @@ from collections.abc import Iterable
 from contextlib import suppress
 from datetime import datetime
 
-from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
+from memory_core.domain import (
+    USER_SCOPE,
+    Authority,
+    Belief,
+    BeliefStatus,
+    BeliefType,
+    TracedBelief,
+)
 from memory_core.retrieval._memo import fold_subject, statement_key
 from memory_core.retrieval.render import render_line
 from memory_core.tokenizer import lexemes
@@ -61,6 +68,7 @@ class Row:
         "_line",
         "_statement_lexemes",
         "_text_lexemes",
+        "_traced",
         "authority",
         "belief",
         "belief_type",
@@ -109,6 +117,7 @@ class Row:
     _text_lexemes: frozenset[str] | None
     _statement_lexemes: frozenset[str] | None
     _line: str | None
+    _traced: TracedBelief | None
 
     def __init__(self, belief: Belief) -> None:
         self.belief = belief
@@ -143,6 +152,7 @@ class Row:
         self._text_lexemes = None
         self._statement_lexemes = None
         self._line = None
+        self._traced = None
 
     def text_lexemes(self) -> frozenset[str]:
         """``lexemes(f"{subject} {statement}")``: what the lexical arm weighs."""
@@ -156,6 +166,21 @@ class Row:
         found = self._line
         if found is None:
             found = self._line = render_line(self.belief)
+        return found
+
+    def traced(self) -> TracedBelief:
+        """What a recall's trace keeps of the belief (a frozen record, shared by traces)."""
+        found = self._traced
+        if found is None:
+            belief = self.belief
+            found = self._traced = TracedBelief(
+                id=belief.id,
+                short_id=belief.short_id,
+                belief_type=belief.belief_type,
+                subject=belief.subject,
+                statement=belief.statement,
+                scope=belief.scope,
+            )
         return found
 
     def statement_lexemes(self) -> frozenset[str]:

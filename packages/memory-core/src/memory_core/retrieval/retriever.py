@@ -72,7 +72,6 @@ from memory_core.domain import (
     RecallMoment,
     RecallQuery,
     RecallTrace,
-    TracedBelief,
     scope_for_project,
     visible_scopes,
 )
@@ -311,7 +310,7 @@ class MemoryRetriever:
             policy_version=RETRIEVAL_POLICY,
             created_at=now,
             returned=tuple(b.id for b in returned),
-            beliefs=tuple(_traced(b) for b in returned),
+            beliefs=tuple(r.traced() for r in seated),
             cited=(),
             blocked=tuple(blocked),
             candidate_total=len(candidates),
@@ -659,17 +658,6 @@ def _withheld(row: Row) -> bool:
     # flagged for review for any other reason is withheld.
     flagged = row.needs_review and not row.conflicts_with
     return flagged or row.superseded_by is not None
-
-
-def _traced(belief: Belief) -> TracedBelief:
-    return TracedBelief(
-        id=belief.id,
-        short_id=belief.short_id,
-        belief_type=belief.belief_type,
-        subject=belief.subject,
-        statement=belief.statement,
-        scope=belief.scope,
-    )
 
 
 __all__ = [
