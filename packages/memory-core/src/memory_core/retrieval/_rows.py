@@ -4,9 +4,11 @@ A recall reads some twenty fields of each of its candidates, several of them mor
 (fusion, scoring, the near-duplicate pass, the collapse, the per-subject cap, the budget), and
 reading a pydantic field costs several times a plain slot. A :class:`Row` holds those values
 as slots, with the keys computed from them (the folded subject, the duplicate key, whether the
-belief is durable) and, on first use, its lexeme sets. Beliefs are frozen, so a row never goes
-stale; rows are remembered by belief id (checked by identity, so a changed belief gets a fresh
-row) in a bounded table, since the same beliefs come back recall after recall.
+belief is durable) and, on first use, its lexeme sets, its rendered line and its trace record.
+Beliefs are frozen, so a row never goes stale; rows are remembered by belief id (checked by
+identity, so a changed belief gets a fresh row) in a bounded table, since the same beliefs come
+back recall after recall. Every value is a pure function of the belief, so a remembered row
+changes no answer.
 """
 
 from __future__ import annotations
