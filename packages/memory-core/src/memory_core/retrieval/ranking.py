@@ -503,54 +503,45 @@ def near_duplicate_order_rows(
     only once a second candidate of its (subject, type) comes. Candidates are sorted as plain
     tuples (no per-candidate record is built).
     """
-    ranked = _ordered(rows, scores)
+    # (-score, -position, id, index): ``order`` as plain tuples; ids are distinct in a recall,
+    # and the index keeps any tie in input order, as a stable sort would
+    keyed = [
+        (-value, -row.store_position, row.id, index)
+        for index, (value, row) in enumerate(zip(scores, rows, strict=True))
+    ]
+    keyed.sort()
     if penalty <= 0:
-        return [(value, index) for value, index, _ in ranked]
+        return [(scores[entry[3]], entry[3]) for entry in keyed]
+    values = list(scores)  # each candidate's score after its demotion, by index
     firsts: dict[tuple[str, BeliefType], Row] = {}
     earlier: dict[tuple[str, BeliefType], dict[int, set[frozenset[str]]]] = {}
-    judged: list[tuple[float, int, Row]] = []
     demoted = False
-    append = judged.append
-    for entry in ranked:
-        row = entry[2]
+    for entry in keyed:
+        index = entry[3]
+        row = rows[index]
         key = (row.subject_key, row.belief_type)
         by_size = earlier.get(key)
         if by_size is None:
             first = firsts.get(key)
             if first is None:
                 firsts[key] = row
-                append(entry)
                 continue
             first_tokens = first.statement_lexemes()
             by_size = earlier[key] = {len(first_tokens): {first_tokens}}
-        value, index, _ = entry
         tokens = row.statement_lexemes()
         if has_near_duplicate(tokens, by_size):
-            value = max(0.0, value - penalty)
+            values[index] = max(0.0, values[index] - penalty)
             demoted = True
         by_size.setdefault(len(tokens), set()).add(tokens)
-        append((value, index, row))
-    if demoted:
-        judged = _ordered([r for _, _, r in judged], [v for v, _, _ in judged], indexes=judged)
-    return [(value, index) for value, index, _ in judged]
-
-
-def _ordered(
-    rows: Sequence[Row],
-    scores: Sequence[float],
-    *,
-    indexes: Sequence[tuple[float, int, Row]] | None = None,
-) -> list[tuple[float, int, Row]]:
-    """``(score, index, row)`` in ``order``: score descending, then store position
-    descending, then id (``indexes`` carries each row's original index, else its place)."""
-    keyed = [
-        (-value, -row.store_position, row.id, place, value, row)
-        for place, (value, row) in enumerate(zip(scores, rows, strict=True))
+    if not demoted:
+        return [(values[entry[3]], entry[3]) for entry in keyed]
+    # judged order is ``keyed``'s: a tie after demotion keeps it (its place in that order)
+    rekeyed = [
+        (-values[index], negated_position, identifier, place, index)
+        for place, (_, negated_position, identifier, index) in enumerate(keyed)
     ]
-    keyed.sort()  # ties of the first three keep their place: a stable sort by them
-    if indexes is None:
-        return [(value, place, row) for _, _, _, place, value, row in keyed]
-    return [(value, indexes[place][1], row) for _, _, _, place, value, row in keyed]
+    rekeyed.sort()
+    return [(values[entry[4]], entry[4]) for entry in rekeyed]
 
 
 def has_near_duplicate(
