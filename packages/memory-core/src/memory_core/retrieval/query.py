@@ -81,6 +81,12 @@ class QueryFormer:
         """
         self._facets = tuple(DEFAULT_FACETS if facets is None else facets)
         self._inflect = inflect
+        # key -> the indexes of the facets it cues, ascending: a turn's cued facets are found
+        # from its keywords' base forms (no test per facet), in lexicon order
+        self._facets_of_key: dict[str, list[int]] = {}
+        for index, facet in enumerate(self._facets):
+            for key in facet.keys:
+                self._facets_of_key.setdefault(key, []).append(index)
 
     def keywords(self, text: str) -> tuple[str, ...]:
         """The turn's distinct lexemes with stopwords removed, in order of first appearance.
@@ -112,10 +118,11 @@ class QueryFormer:
         covered = {lexeme for group in keyword_groups for lexeme in group.lexemes}
         # a facet is cued when some keyword's base form is one of its keys
         keyword_bases = frozenset().union(*(base_forms(keyword) for keyword in keywords))
+        facets_of_key = self._facets_of_key
+        cued = sorted({index for base in keyword_bases for index in facets_of_key.get(base, ())})
         facet_groups: list[TermGroup] = []
-        for facet in self._facets:
-            if facet.keys.isdisjoint(keyword_bases):
-                continue
+        for index in cued:
+            facet = self._facets[index]
             extra = facet.lexemes - covered
             if extra:
                 facet_groups.append(

@@ -46,7 +46,6 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -55,9 +54,9 @@ from functools import lru_cache
 
 from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
 from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights
-from memory_core.retrieval._memo import fold_subject, statement_key
+from memory_core.retrieval._rows import Row, row_of, rows_of
 from memory_core.retrieval.query import TermGroup
-from memory_core.tokenizer import lexemes, tokens_for_length
+from memory_core.tokenizer import tokens_for_length
 
 REINFORCE_SATURATION = 10
 """``C_max``: the evidence count at which the reinforce term saturates at 1."""
@@ -117,6 +116,16 @@ def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
     return [beliefs[place] for _, _, place in keyed]
 
 
+def newest_first_rows(rows: Sequence[Row]) -> list[Row]:
+    """:func:`newest_first` over rows."""
+    positions = [r.store_position for r in rows]
+    if all(map(operator.gt, positions, itertools.islice(positions, 1, None))):
+        return list(rows)
+    keyed = [(-r.store_position, r.id, place) for place, r in enumerate(rows)]
+    keyed.sort()
+    return [rows[place] for _, _, place in keyed]
+
+
 def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict[str, float]:
     """Each lexical hit's weight: the weighted concepts it matches, rarer concepts counting more,
     a longer text's matches counting less.
@@ -132,23 +141,35 @@ def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict
     holds (one set intersection per hit), and a sum is computed once per distinct set of
     matched groups.
     """
+    return lexical_weights_rows(rows_of(hits), groups)
+
+
+def lexical_weights_rows(hits: Sequence[Row], groups: Sequence[TermGroup]) -> dict[str, float]:
+    """:func:`lexical_weights` over rows (each row's lexeme set is computed once)."""
     groups_of = _groups_of_lexemes(groups)
     wanted = frozenset(groups_of)
     pattern_of: dict[frozenset[str], tuple[int, ...]] = {}
     patterns: list[tuple[int, ...]] = []
     lengths: dict[str, int] = {}
-    for belief in hits:
-        words = lexemes(f"{belief.subject} {belief.statement}")
-        lengths[belief.id] = len(words)
-        found = wanted.intersection(words)
+    counted: dict[tuple[int, ...], int] = {}
+    intersect = wanted.intersection
+    for row in hits:
+        words = row._text_lexemes
+        if words is None:
+            words = row.text_lexemes()
+        lengths[row.id] = len(words)
+        found = intersect(words)
         pattern = pattern_of.get(found)
         if pattern is None:
             pattern = pattern_of[found] = tuple(
                 sorted({index for lexeme in found for index in groups_of[lexeme]})
             )
+            counted[pattern] = 1 + counted.get(pattern, 0)
+        else:
+            counted[pattern] += 1
         patterns.append(pattern)
     frequency = [0] * len(groups)
-    for pattern, count in Counter(patterns).items():
+    for pattern, count in counted.items():
         for index in pattern:
             frequency[index] += count
     total = len(hits)
@@ -157,18 +178,21 @@ def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict
         for group, count in zip(groups, frequency, strict=True)
     ]
     matched: dict[str, tuple[int, ...]] = {}
-    for belief, pattern in zip(hits, patterns, strict=True):
-        earlier = matched.get(belief.id)
+    for row, pattern in zip(hits, patterns, strict=True):
+        earlier = matched.get(row.id)
         # a hit listed twice counts twice per group, in group order (never from a store)
-        matched[belief.id] = pattern if earlier is None else tuple(sorted(earlier + pattern))
+        matched[row.id] = pattern if earlier is None else tuple(sorted(earlier + pattern))
     mean_length = max(1.0, sum(lengths.values()) / len(lengths)) if lengths else 1.0
     sums: dict[tuple[int, ...], float] = {}
     weights: dict[str, float] = {}
+    k1, b = LENGTH_K1, LENGTH_B
     for identifier, pattern in matched.items():
         value = sums.get(pattern)
         if value is None:
             value = sums[pattern] = sum([terms[i] for i in pattern])
-        weights[identifier] = value * length_norm(lengths[identifier], mean_length)
+        # length_norm(length, mean_length), inlined operation for operation
+        norm = (k1 + 1) / (1 + k1 * (1 - b + b * lengths[identifier] / mean_length))
+        weights[identifier] = value * norm
     return weights
 
 
@@ -196,6 +220,13 @@ def weight_order(hits: Sequence[Belief], weights: Mapping[str, float]) -> list[B
     """``hits`` by weight descending, then newer store position, then id (ties in all three
     keep their order), sorted as plain tuples with no key function."""
     keyed = [(-weights[b.id], -b.store_position, b.id, place) for place, b in enumerate(hits)]
+    keyed.sort()
+    return [hits[row[3]] for row in keyed]
+
+
+def weight_order_rows(hits: Sequence[Row], weights: Mapping[str, float]) -> list[Row]:
+    """:func:`weight_order` over rows."""
+    keyed = [(-weights[r.id], -r.store_position, r.id, place) for place, r in enumerate(hits)]
     keyed.sort()
     return [hits[row[3]] for row in keyed]
 
@@ -339,41 +370,70 @@ def scorer(
     operation for operation (``tests/memory_core/retrieval/test_fast_paths.py`` checks the two
     agree bit for bit over generated candidates).
     """
+    scored_row = row_scorer(
+        weights=weights,
+        lifecycle=lifecycle,
+        project_scope=project_scope,
+        now=now,
+        tau_days=tau_days,
+        stale_penalty=stale_penalty,
+    )
+
+    def scored(belief: Belief, fused_match: float) -> float:
+        return scored_row(row_of(belief), fused_match)
+
+    return scored
+
+
+def row_scorer(
+    *,
+    weights: RankingWeights,
+    lifecycle: LifecycleWeights,
+    project_scope: str | None,
+    now: datetime | None = None,
+    tau_days: DecayTauDays | None = None,
+    stale_penalty: float = 0.0,
+) -> Callable[[Row, float], float]:
+    """:func:`scorer` over rows: ``(row, fused_match) -> score``, the same arithmetic."""
     w_match, w_confidence, w_reinforce = weights.match, weights.confidence, weights.reinforce
     w_authority, w_scope, w_utility = weights.authority, weights.scope, weights.utility
     taus: dict[BeliefType, float] = {}
     multipliers = {status: lifecycle_weight(status, lifecycle) for status in BeliefStatus}
     scopes: dict[str, float] = {}
     exp = math.exp
+    authority_values = _AUTHORITY_VALUES
+    stale_statuses = STALE_STATUSES
+    timed = now is not None and tau_days is not None
 
-    def scored(belief: Belief, fused_match: float) -> float:
-        saturation = _saturation(belief.evidence_count)
-        if now is not None and tau_days is not None:
-            age = (now - belief.last_evidence_at).days
+    def scored(row: Row, fused_match: float) -> float:
+        saturation = _saturation(row.evidence_count)
+        if timed:
+            age = (now - row.last_evidence_at).days  # type: ignore[operator]
             age_days = age if age > 0 else 0  # max(0, age), without the call
-            tau = taus.get(belief.belief_type)
+            tau = taus.get(row.belief_type)
             if tau is None:
-                tau = taus[belief.belief_type] = tau_days.for_type(belief.belief_type)
+                tau = taus[row.belief_type] = tau_days.for_type(row.belief_type)  # type: ignore[union-attr]
             reinforce = saturation * exp(-age_days / tau)
         else:
             reinforce = saturation  # age 0 at an infinite tau: exp(-0.0) is exactly 1.0
-        valid_to = belief.valid_to
-        stale = belief.status in STALE_STATUSES or (
+        valid_to = row.valid_to
+        status = row.status
+        stale = status in stale_statuses or (
             now is not None and valid_to is not None and valid_to <= now
         )
-        scope = scopes.get(belief.scope)
+        scope = scopes.get(row.scope)
         if scope is None:
-            scope = scopes[belief.scope] = scope_value(belief.scope, project_scope)
+            scope = scopes[row.scope] = scope_value(row.scope, project_scope)
         raw = (
             w_match * fused_match
-            + w_confidence * belief.confidence
+            + w_confidence * row.confidence
             + w_reinforce * reinforce
-            + w_authority * _AUTHORITY_VALUES[belief.authority]
+            + w_authority * authority_values[row.authority]
             + w_scope * scope
-            + w_utility * belief.utility
+            + w_utility * row.utility
             - (stale_penalty if stale else 0.0)
         )
-        multiplier = 1.0 if stale else multipliers[belief.status]
+        multiplier = 1.0 if stale else multipliers[status]
         return (raw if raw > 0.0 else 0.0) * multiplier  # max(0.0, raw), NaN included
 
     return scored
@@ -427,57 +487,61 @@ def near_duplicate_order(
     """``(score, index)`` of each of ``beliefs`` scored ``scores``, in ``order`` after the
     near-duplicate penalty of :func:`penalize_near_duplicates` (the score is the demoted one).
 
+    This is :func:`near_duplicate_order_rows` over the beliefs' rows.
+    """
+    return near_duplicate_order_rows(rows_of(beliefs), scores, penalty)
+
+
+def near_duplicate_order_rows(
+    rows: Sequence[Row], scores: Sequence[float], penalty: float
+) -> list[tuple[float, int]]:
+    """:func:`near_duplicate_order` over rows.
+
     The earlier lexeme sets of a (subject, type) are kept by size, so each is compared by the
     fewest shared lexemes its size pair needs (:func:`has_near_duplicate`). The first
-    candidate of a (subject, type) is compared with nothing: its statement is tokenized only
-    once a second candidate of its (subject, type) comes. Candidates are sorted as plain
+    candidate of a (subject, type) is compared with nothing: its statement's lexemes are read
+    only once a second candidate of its (subject, type) comes. Candidates are sorted as plain
     tuples (no per-candidate record is built).
     """
-    ranked = _ordered(beliefs, scores)
+    # (-score, -position, id, index): ``order`` as plain tuples; ids are distinct in a recall,
+    # and the index keeps any tie in input order, as a stable sort would
+    keyed = [
+        (-value, -row.store_position, row.id, index)
+        for index, (value, row) in enumerate(zip(scores, rows, strict=True))
+    ]
+    keyed.sort()
     if penalty <= 0:
-        return [(value, index) for value, index, _ in ranked]
-    firsts: dict[tuple[str, BeliefType], str] = {}
+        return [(scores[entry[3]], entry[3]) for entry in keyed]
+    values = list(scores)  # each candidate's score after its demotion, by index
+    firsts: dict[tuple[str, BeliefType], Row] = {}
     earlier: dict[tuple[str, BeliefType], dict[int, set[frozenset[str]]]] = {}
-    judged: list[tuple[float, int, Belief]] = []
     demoted = False
-    for value, index, belief in ranked:
-        key = (fold_subject(belief.subject), belief.belief_type)
+    for entry in keyed:
+        index = entry[3]
+        row = rows[index]
+        key = (row.subject_key, row.belief_type)
         by_size = earlier.get(key)
         if by_size is None:
             first = firsts.get(key)
             if first is None:
-                firsts[key] = belief.statement
-                judged.append((value, index, belief))
+                firsts[key] = row
                 continue
-            first_tokens = lexemes(first)
+            first_tokens = first.statement_lexemes()
             by_size = earlier[key] = {len(first_tokens): {first_tokens}}
-        tokens = lexemes(belief.statement)
+        tokens = row.statement_lexemes()
         if has_near_duplicate(tokens, by_size):
-            value = max(0.0, value - penalty)
+            values[index] = max(0.0, values[index] - penalty)
             demoted = True
         by_size.setdefault(len(tokens), set()).add(tokens)
-        judged.append((value, index, belief))
-    if demoted:
-        judged = _ordered([b for _, _, b in judged], [v for v, _, _ in judged], indexes=judged)
-    return [(value, index) for value, index, _ in judged]
-
-
-def _ordered(
-    beliefs: Sequence[Belief],
-    scores: Sequence[float],
-    *,
-    indexes: Sequence[tuple[float, int, Belief]] | None = None,
-) -> list[tuple[float, int, Belief]]:
-    """``(score, index, belief)`` in ``order``: score descending, then store position
-    descending, then id (``indexes`` carries each belief's original index, else its place)."""
-    keyed = [
-        (-value, -belief.store_position, belief.id, place, value, belief)
-        for place, (value, belief) in enumerate(zip(scores, beliefs, strict=True))
+    if not demoted:
+        return [(values[entry[3]], entry[3]) for entry in keyed]
+    # judged order is ``keyed``'s: a tie after demotion keeps it (its place in that order)
+    rekeyed = [
+        (-values[index], negated_position, identifier, place, index)
+        for place, (_, negated_position, identifier, index) in enumerate(keyed)
     ]
-    keyed.sort()  # ties of the first three keep their place: a stable sort by them
-    if indexes is None:
-        return [(value, place, belief) for _, _, _, place, value, belief in keyed]
-    return [(value, indexes[place][1], belief) for _, _, _, place, value, belief in keyed]
+    rekeyed.sort()
+    return [(values[entry[4]], entry[4]) for entry in rekeyed]
 
 
 def has_near_duplicate(
@@ -496,19 +560,23 @@ def has_near_duplicate(
     size = len(tokens)
     for other_size, others in earlier.items():
         needed = min_shared(size, other_size)
-        if needed > min(size, other_size):
+        if needed > (size if size < other_size else other_size):  # min(size, other_size)
             continue
         if needed == size == other_size:
             if tokens in others:
                 return True
         elif needed == size:
-            if any(tokens <= other for other in others):
-                return True
+            for other in others:
+                if tokens <= other:
+                    return True
         elif needed == other_size:
-            if any(other <= tokens for other in others):
-                return True
-        elif any(len(tokens & other) >= needed for other in others):
-            return True
+            for other in others:
+                if other <= tokens:
+                    return True
+        else:
+            for other in others:
+                if len(tokens & other) >= needed:
+                    return True
     return False
 
 
@@ -531,34 +599,47 @@ def min_shared(size: int, other_size: int) -> int:
 
 def collapse_duplicates(ranked: Sequence[Belief]) -> tuple[list[Belief], list[Belief]]:
     """Keep the best-ranked of each (type, statement matching key); return (kept, collapsed)."""
+    kept, collapsed = collapse_duplicate_rows(rows_of(ranked))
+    return [r.belief for r in kept], [r.belief for r in collapsed]
+
+
+def collapse_duplicate_rows(ranked: Sequence[Row]) -> tuple[list[Row], list[Row]]:
+    """:func:`collapse_duplicates` over rows."""
     seen: set[tuple[BeliefType, str]] = set()
-    kept: list[Belief] = []
-    collapsed: list[Belief] = []
-    for belief in ranked:
-        key = (belief.belief_type, statement_key(belief.statement))
+    kept: list[Row] = []
+    collapsed: list[Row] = []
+    for row in ranked:
+        key = row.duplicate_key
         if key in seen:
-            collapsed.append(belief)
+            collapsed.append(row)
         else:
             seen.add(key)
-            kept.append(belief)
+            kept.append(row)
     return kept, collapsed
 
 
 def cap_per_subject(ranked: Sequence[Belief], cap: int) -> tuple[list[Belief], list[Belief]]:
     """Keep at most ``cap`` beliefs per normalized subject, best-ranked first; a conflict
     partner of a kept belief is kept past the cap."""
+    kept, capped = cap_rows_per_subject(rows_of(ranked), cap)
+    return [r.belief for r in kept], [r.belief for r in capped]
+
+
+def cap_rows_per_subject(ranked: Sequence[Row], cap: int) -> tuple[list[Row], list[Row]]:
+    """:func:`cap_per_subject` over rows."""
     counts: dict[str, int] = {}
-    kept: list[Belief] = []
-    capped: list[Belief] = []
+    kept: list[Row] = []
+    capped: list[Row] = []
     partners: set[str] = set()
-    for belief in ranked:
-        subject = fold_subject(belief.subject)
-        if counts.get(subject, 0) >= cap and belief.id not in partners:
-            capped.append(belief)
+    for row in ranked:
+        subject = row.subject_key
+        if counts.get(subject, 0) >= cap and row.id not in partners:
+            capped.append(row)
         else:
             counts[subject] = counts.get(subject, 0) + 1
-            kept.append(belief)
-            partners.update(belief.conflicts_with)
+            kept.append(row)
+            if row.conflicts_with:
+                partners.update(row.conflicts_with)
     return kept, capped
 
 
@@ -586,23 +667,44 @@ def select_within_budget(
     above the reservation still compete for every slot (a floor, not a ceiling). The seated
     beliefs keep their rank order; dropped ones are in rank order too.
     """
+    seated, dropped = select_rows_within_budget(
+        rows_of(ranked),
+        header=header,
+        render=lambda row: render(row.belief),
+        max_items=max_items,
+        max_tokens=max_tokens,
+        reserved=reserved,
+    )
+    return [r.belief for r in seated], [r.belief for r in dropped]
+
+
+def select_rows_within_budget(
+    ranked: Sequence[Row],
+    *,
+    header: str,
+    render: Callable[[Row], str],
+    max_items: int,
+    max_tokens: int,
+    reserved: int = 0,
+) -> tuple[list[Row], list[Row]]:
+    """:func:`select_within_budget` over rows (``render`` renders a row)."""
     # A line is rendered when its belief is first tried: most of a long list never is. A
     # block's size is its header's length plus, per line, a newline and the line, in any
     # order, so a trial adds one line's length to the seated lines' total (``block_tokens``
     # of the seated lines in rank order, without joining them).
     lines: dict[int, str] = {}
-    position = {b.id: i for i, b in enumerate(ranked)}
+    position = {r.id: i for i, r in enumerate(ranked)}
     seated_ids: set[str] = set()
     seated_chars = len(header)
     non_durable_cap = max_items - reserved
 
-    def fits(belief: Belief) -> bool:
+    def fits(belief: Row) -> bool:
         index = position[belief.id]
         if index not in lines:
             lines[index] = render(ranked[index])
         return tokens_for_length(seated_chars + 1 + len(lines[index])) <= max_tokens
 
-    def seat(belief: Belief) -> None:
+    def seat(belief: Row) -> None:
         nonlocal seated_chars
         seated_ids.add(belief.id)
         seated_chars += 1 + len(lines[position[belief.id]])
@@ -611,7 +713,7 @@ def select_within_budget(
     for belief in ranked:
         if durable_seated >= reserved or len(seated_ids) >= max_items:
             break
-        if is_durable(belief) and fits(belief):
+        if belief.durable and fits(belief):
             seat(belief)
             durable_seated += 1
     non_durable_seated = 0
@@ -620,14 +722,14 @@ def select_within_budget(
             break  # full: nothing later is seated
         if belief.id in seated_ids:
             continue
-        durable = is_durable(belief)
+        durable = belief.durable
         if not durable and non_durable_seated >= non_durable_cap:
             continue
         if fits(belief):
             seat(belief)
             non_durable_seated += not durable
-    seated = [b for b in ranked if b.id in seated_ids]
-    dropped = [b for b in ranked if b.id not in seated_ids]
+    seated = [r for r in ranked if r.id in seated_ids]
+    dropped = [r for r in ranked if r.id not in seated_ids]
     return seated, dropped
 
 
@@ -639,6 +741,8 @@ __all__ = [
     "Scored",
     "authority_value",
     "cap_per_subject",
+    "cap_rows_per_subject",
+    "collapse_duplicate_rows",
     "collapse_duplicates",
     "evidence_age_days",
     "has_near_duplicate",
@@ -648,18 +752,24 @@ __all__ = [
     "jaccard",
     "lexical_order",
     "lexical_weights",
+    "lexical_weights_rows",
     "lifecycle_weight",
     "min_shared",
     "near_duplicate_order",
+    "near_duplicate_order_rows",
     "newest_first",
+    "newest_first_rows",
     "order",
     "penalize_near_duplicates",
     "reciprocal_rank_fusion",
     "reinforce_value",
     "reserved_slots",
+    "row_scorer",
     "scope_value",
     "score",
     "scorer",
+    "select_rows_within_budget",
     "select_within_budget",
     "weight_order",
+    "weight_order_rows",
 ]

@@ -61,6 +61,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 from memory_core.clock import Clock, require_aware
 from memory_core.domain import (
@@ -71,7 +72,6 @@ from memory_core.domain import (
     RecallMoment,
     RecallQuery,
     RecallTrace,
-    TracedBelief,
     scope_for_project,
     visible_scopes,
 )
@@ -81,6 +81,7 @@ from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
 from memory_core.retrieval._period import Period, question_period
+from memory_core.retrieval._rows import Row, rows_of
 from memory_core.retrieval.lifecycle import (
     UNREADABLE,
     Corrections,
@@ -92,19 +93,20 @@ from memory_core.retrieval.lifecycle import (
 from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
-    cap_per_subject,
-    collapse_duplicates,
+    cap_rows_per_subject,
+    collapse_duplicate_rows,
     is_primed,
-    lexical_weights,
-    near_duplicate_order,
+    lexical_weights_rows,
+    near_duplicate_order_rows,
     newest_first,
+    newest_first_rows,
     reciprocal_rank_fusion,
     reserved_slots,
-    scorer,
-    select_within_budget,
-    weight_order,
+    row_scorer,
+    select_rows_within_budget,
+    weight_order_rows,
 )
-from memory_core.retrieval.render import block_tokens, render_header, render_line
+from memory_core.retrieval.render import block_tokens, render_header
 
 _log = logging.getLogger(__name__)
 
@@ -166,11 +168,20 @@ class RecallResult:
 @dataclass(frozen=True, kw_only=True)
 class _Arm:
     name: str
-    beliefs: list[Belief]
+    rows: list[Row]
+    """The arm's beliefs (as rows), in its order; empty when only ``plain`` is kept."""
     latency_ms: float
     fused: bool
     scores: dict[str, float] | None = None
     """The arm's own score of each belief, when it scores rather than only orders them."""
+    plain: list[Belief] | None = None
+    """The arm's beliefs when no row is made of them: an in-turn recall's recency arm, whose
+    beliefs are never ranked as such (it votes on the candidates' own order)."""
+
+    @property
+    def size(self) -> int:
+        """How many beliefs the arm read (and admitted)."""
+        return len(self.rows) if self.plain is None else len(self.plain)
 
 
 class MemoryRetriever:
@@ -253,37 +264,38 @@ class MemoryRetriever:
         )
         arms, formed = self._gather(request, reads)
         pool = _eligible(arms, formed)
-        candidates: list[Belief] = []
+        candidates: list[Row] = []
         withheld: list[str] = []
-        for belief in pool:
-            if _withheld(belief):
-                withheld.append(belief.id)
+        for row in pool:
+            if _withheld(row):
+                withheld.append(row.id)
             else:
-                candidates.append(belief)
+                candidates.append(row)
         blocked = sorted(withheld)
 
         retrieval = self._profiles.retrieval
         ranked = self._rank(candidates, arms, request.project_scope, now=as_of)
-        distinct, collapsed = collapse_duplicates(ranked)
-        capped_in, capped_out = cap_per_subject(distinct, retrieval.per_subject_cap)
+        distinct, collapsed = collapse_duplicate_rows(ranked)
+        capped_in, capped_out = cap_rows_per_subject(distinct, retrieval.per_subject_cap)
         header = render_header(request.moment)
         reserved = (
             reserved_slots(retrieval.durable_item_share, budget.max_items)
             if request.moment == "snapshot"
             else 0
         )
-        returned, dropped = select_within_budget(
+        seated, dropped = select_rows_within_budget(
             capped_in,
             header=header,
-            render=render_line,
+            render=Row.line,
             max_items=budget.max_items,
             max_tokens=budget.max_tokens,
             reserved=reserved,
         )
-        lines = [render_line(b) for b in returned]
+        returned = [r.belief for r in seated]
+        lines = [r.line() for r in seated]
         block = "\n".join((header, *lines)) if lines else ""
 
-        counts = {arm.name: len(arm.beliefs) for arm in arms}
+        counts = {arm.name: arm.size for arm in arms}
         counts["collapsed"] = len(collapsed)
         counts["over_subject_cap"] = len(capped_out)
         trace_profile = self._profiles.trace
@@ -298,7 +310,7 @@ class MemoryRetriever:
             policy_version=RETRIEVAL_POLICY,
             created_at=now,
             returned=tuple(b.id for b in returned),
-            beliefs=tuple(_traced(b) for b in returned),
+            beliefs=tuple(r.traced() for r in seated),
             cited=(),
             blocked=tuple(blocked),
             candidate_total=len(candidates),
@@ -308,7 +320,7 @@ class MemoryRetriever:
             user_expires_at=now + timedelta(days=trace_profile.user_retention_days),
             arm_latencies_ms={arm.name: arm.latency_ms for arm in arms},
             candidate_counts=dict(sorted(counts.items())),
-            dropped_for_budget=tuple(b.id for b in dropped),
+            dropped_for_budget=tuple(r.id for r in dropped),
             operator_expires_at=now + timedelta(days=trace_profile.operator_retention_days),
         )
         recorded = self._traces.record(trace)
@@ -390,8 +402,8 @@ class MemoryRetriever:
             recency = self._run(ARM_RECENCY, reads.query(terms=None), reads, fused=True)
             if request.moment != "snapshot":
                 return [recency], None
-            primed = [b for b in recency.beliefs if is_primed(b, request.project_scope)]
-            arms = [replace(recency, beliefs=primed), self._durable_arm(reads)]
+            primed = [r for r in recency.rows if is_primed(r.belief, request.project_scope)]
+            arms = [replace(recency, rows=primed), self._durable_arm(reads)]
             if request.project_scope is not None:
                 own = reads.query(terms=None, scopes=(scope_for_project(request.project_scope),))
                 arms.append(self._run(ARM_PROJECT, own, reads, fused=False))
@@ -403,34 +415,35 @@ class MemoryRetriever:
             (ARM_RECENCY, reads.query(terms=None)),
             (ARM_LEXICAL, reads.query(terms=formed.terms)),
             reads=reads,
+            plain=ARM_RECENCY,
         )
         formed, query_arms = self._query_arms(request.text, formed, reads, recency, lexical)
         return [recency, *query_arms], formed
 
     def _rank(
         self,
-        candidates: Sequence[Belief],
+        candidates: Sequence[Row],
         arms: Sequence[_Arm],
         project_scope: str | None,
         *,
         now: datetime,
-    ) -> list[Belief]:
+    ) -> list[Row]:
         """Fuse, score every candidate at ``now`` (one instant per recall), demote near
         duplicates and order them."""
         retrieval = self._profiles.retrieval
-        pool = {b.id for b in candidates}
+        pool = {r.id for r in candidates}
         fused = reciprocal_rank_fusion(
             {
-                arm.name: [b.id for b in arm.beliefs if b.id in pool]
+                arm.name: [r.id for r in arm.rows if r.id in pool]
                 if arm.name != ARM_RECENCY
-                else [b.id for b in newest_first(candidates)]
+                else [r.id for r in newest_first_rows(candidates)]
                 for arm in arms
                 if arm.fused
             },
             k=retrieval.reciprocal_rank_fusion_k,
             scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
-        score_of = scorer(
+        score_of = row_scorer(
             weights=retrieval.ranking_weights,
             lifecycle=retrieval.lifecycle_weights,
             project_scope=project_scope,
@@ -439,8 +452,8 @@ class MemoryRetriever:
             stale_penalty=retrieval.stale_penalty,
         )
         match = fused.get
-        scores = [score_of(b, match(b.id, 0.0)) for b in candidates]
-        judged = near_duplicate_order(candidates, scores, retrieval.near_duplicate_penalty)
+        scores = [score_of(r, match(r.id, 0.0)) for r in candidates]
+        judged = near_duplicate_order_rows(candidates, scores, retrieval.near_duplicate_penalty)
         return [candidates[index] for _, index in judged]
 
     def _run(self, name: str, query: RecallQuery, reads: _Reads, *, fused: bool) -> _Arm:
@@ -450,21 +463,32 @@ class MemoryRetriever:
         # Defence in depth: a store bug must never leak across principals or scopes.
         return _Arm(
             name=name,
-            beliefs=newest_first(reads.admitted(hits)),
+            rows=newest_first_rows(reads.admitted_rows(hits)),
             latency_ms=latency_ms,
             fused=fused,
         )
 
-    def _run_together(self, *arms: tuple[str, RecallQuery], reads: _Reads) -> list[_Arm]:
+    def _run_together(
+        self, *arms: tuple[str, RecallQuery], reads: _Reads, plain: str | None = None
+    ) -> list[_Arm]:
         """Fused arms read in one go (``MemoryStore.search_many``); each arm's latency is its
-        share of the read, so the arms' latencies still add up to the time spent reading."""
+        share of the read, so the arms' latencies still add up to the time spent reading. The
+        arm named ``plain`` keeps its beliefs without rows."""
         started = self._timer()
         found = self._memories.search_many([query for _, query in arms])
         share_ms = round((self._timer() - started) * 1000.0 / len(arms), 3)
         return [
             _Arm(
                 name=name,
-                beliefs=newest_first(reads.admitted(hits)),
+                rows=[],
+                latency_ms=share_ms,
+                fused=True,
+                plain=newest_first(reads.admitted(hits)),
+            )
+            if name == plain
+            else _Arm(
+                name=name,
+                rows=newest_first_rows(reads.admitted_rows(hits)),
                 latency_ms=share_ms,
                 fused=True,
             )
@@ -474,12 +498,12 @@ class MemoryRetriever:
     def _query_arms(
         self, text: str, unnamed: FormedQuery, reads: _Reads, recency: _Arm, lexical: _Arm
     ) -> tuple[FormedQuery, list[_Arm]]:
-        recent = recency.beliefs
-        weights = lexical_weights(lexical.beliefs, unnamed.groups)
+        recent = recency.plain or ()
+        weights = lexical_weights_rows(lexical.rows, unnamed.groups)
         arms = [
             _Arm(
                 name=ARM_LEXICAL,
-                beliefs=weight_order(lexical.beliefs, weights),
+                rows=weight_order_rows(lexical.rows, weights),
                 latency_ms=lexical.latency_ms,
                 fused=True,
                 scores=weights,
@@ -487,7 +511,8 @@ class MemoryRetriever:
         ]
         # Known subjects come from what the arms already read: no whole-store scan per turn.
         # Only the named subjects depend on them; the turn's terms are formed once.
-        known = {b.subject for b in (*recent, *lexical.beliefs)}  # order-free: named by position
+        # order-free: named by position
+        known = {b.subject for b in recent}.union([r.subject for r in lexical.rows])
         formed = replace(unnamed, subjects=self._former.named_subjects(text, known))
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
@@ -505,16 +530,16 @@ class MemoryRetriever:
         query-matched ones and, for a day or a month, the beliefs said then (the newest said
         by its end; a year holds most of a history, so it only votes)."""
         started = self._timer()
-        then = {b.id: b for arm in arms for b in arm.beliefs if period.holds(b)}
+        then = {r.id: r for arm in arms for r in arm.rows if period.holds(r.belief)}
         if not period.is_year:
             end = datetime.combine(period.last, datetime.max.time(), tzinfo=UTC)
             said = reads.query(terms=None, as_of=min(end, reads.as_of))
-            for belief in reads.admitted(self._memories.search(said)):
-                if period.holds(belief):
-                    then.setdefault(belief.id, belief)
+            for row in reads.admitted_rows(self._memories.search(said)):
+                if period.holds(row.belief):
+                    then.setdefault(row.id, row)
         return _Arm(
             name=ARM_PERIOD,
-            beliefs=newest_first(list(then.values())),
+            rows=newest_first_rows(list(then.values())),
             latency_ms=round((self._timer() - started) * 1000.0, 3),
             fused=True,
             scores=dict.fromkeys(then, 1.0),
@@ -562,11 +587,18 @@ class _Reads:
     def admitted(self, beliefs: Sequence[Belief]) -> list[Belief]:
         """The beliefs of this recall's principal, visible scopes and live statuses, not
         excluded and past the position cursor, in order."""
+        return self._admit(beliefs)
+
+    def admitted_rows(self, beliefs: Sequence[Belief]) -> list[Row]:
+        """:meth:`admitted`, as the admitted beliefs' rows."""
+        return self._admit(rows_of(beliefs))
+
+    def _admit(self, records: Sequence[_Record]) -> list[_Record]:
         tenant, owner = self.principal.tenant_id, self.principal.principal_id
         scopes, excluded, floor = self.scopes, self.exclude_ids, self.min_store_position
         return [
             b
-            for b in beliefs
+            for b in records
             if b.tenant_id == tenant
             and b.principal_id == owner
             and b.scope in scopes
@@ -574,6 +606,10 @@ class _Reads:
             and b.id not in excluded
             and b.store_position > floor
         ]
+
+
+_Record = TypeVar("_Record", Belief, Row)
+"""A belief, or its row: both name the fields admission reads alike."""
 
 
 def _check_request(request: RecallRequest) -> None:
@@ -590,42 +626,38 @@ def _check_request(request: RecallRequest) -> None:
         raise UsageError(f"min_store_position must be >= 0, got {request.min_store_position}")
 
 
-def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Belief]:
-    """Distinct candidates, by id: query-matched ones for a text recall, else every arm's."""
+def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Row]:
+    """Distinct candidates, newest first (store position descending, then id): query-matched
+    ones for a text recall, else every arm's.
+
+    Their order decides nothing (fusion reads the arms, and every later order is total: score,
+    position, id), so they are put in the recency arm's order once, which its vote then
+    checks rather than sorts."""
     if formed is not None:
         sources = [
             arm for arm in arms if arm.name in (ARM_LEXICAL, ARM_SUBJECT, ARM_PERSON, ARM_PERIOD)
         ]
     else:
         sources = list(arms)
-    pool: dict[str, Belief] = {}
+    pool: dict[str, Row] = {}
     for arm in sources:
-        for belief in arm.beliefs:
-            pool.setdefault(belief.id, belief)
-    return [pool[identifier] for identifier in sorted(pool)]
+        for row in arm.rows:
+            pool.setdefault(row.id, row)
+    keyed = [(-row.store_position, identifier, row) for identifier, row in pool.items()]
+    keyed.sort()  # ids are distinct: no two entries compare their rows
+    return [row for _, _, row in keyed]
 
 
 def _names_relationship(arms: Sequence[_Arm]) -> bool:
     """Whether some arm found a relationship belief (asked only of a person question)."""
-    return any(b.belief_type is BeliefType.RELATIONSHIP for arm in arms for b in arm.beliefs)
+    return any(r.belief_type is BeliefType.RELATIONSHIP for arm in arms for r in arm.rows)
 
 
-def _withheld(belief: Belief) -> bool:
+def _withheld(row: Row) -> bool:
     # A conflict's flagged belief surfaces beside its partner (its link is rendered); a belief
     # flagged for review for any other reason is withheld.
-    flagged = belief.needs_review and not belief.conflicts_with
-    return flagged or belief.superseded_by is not None
-
-
-def _traced(belief: Belief) -> TracedBelief:
-    return TracedBelief(
-        id=belief.id,
-        short_id=belief.short_id,
-        belief_type=belief.belief_type,
-        subject=belief.subject,
-        statement=belief.statement,
-        scope=belief.scope,
-    )
+    flagged = row.needs_review and not row.conflicts_with
+    return flagged or row.superseded_by is not None
 
 
 __all__ = [

@@ -40,7 +40,7 @@ from memory_core.errors import (
 )
 from memory_core.idle import is_idle
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
-from memory_core.stores._lexical_index import PrincipalIndex, indexed
+from memory_core.stores._lexical_index import IndexedBelief, PrincipalIndex, indexed
 from memory_core.text import fold, matching_key
 from memory_core.tokenizer import term_lexeme_groups
 
@@ -555,7 +555,7 @@ class InMemoryMemoryStore:
                 [fold(subject) for subject in query.subjects],
                 query.min_store_position,
             )
-            return _first_passing(matches, query, scopes)
+            return _first_passing(matches, query, scopes, True)
 
     def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
         """``search`` of each query, in order, under one hold of the lock (one snapshot)."""
@@ -695,13 +695,17 @@ def _insert_in_position_order(owned: dict[str, Belief], belief: Belief) -> None:
 
 
 def _first_passing(
-    newest_first: Iterable[Belief], query: RecallQuery, scopes: frozenset[str]
+    newest_first: Iterable[Belief] | Iterable[IndexedBelief],
+    query: RecallQuery,
+    scopes: frozenset[str],
+    entries: bool = False,
 ) -> list[Belief]:
     """Up to ``query.limit`` of ``newest_first`` (in store-position order, newest first) that
     pass the query's predicates; the walk stops at the limit or at the position cursor.
 
     The predicates are scope, status, excluded ids, belief types and validity at ``as_of``;
-    the query's values are read once, not per belief.
+    the query's values are read once, not per belief. With ``entries`` the walk holds index
+    entries (``IndexedBelief``: the same fields, as slots) and their beliefs are returned.
     """
     limit, floor, statuses = query.limit, query.min_store_position, query.statuses
     excluded, types, as_of = query.exclude_ids, query.belief_types, query.as_of
@@ -721,7 +725,7 @@ def _first_passing(
             valid_to = belief.valid_to
             if valid_to is not None and valid_to <= as_of:
                 continue
-        hits.append(belief)
+        hits.append(belief.belief if entries else belief)  # type: ignore[union-attr,arg-type]
         if len(hits) >= limit:
             break
     return hits
