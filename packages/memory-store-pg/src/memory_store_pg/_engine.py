@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 
 from memory_core.errors import ConflictError, StorageError, StorageUnavailableError, UsageError
 
@@ -147,6 +147,52 @@ def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Eng
     return engine
 
 
+def driver_execute(
+    connection: Connection, sql: str, parameters: Mapping[str, Any], *, binary: bool = False
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one statement of driver SQL (``%(name)s`` parameters) on ``connection``'s psycopg
+    connection: its column names and every row (``binary``: in PostgreSQL's binary format,
+    as :data:`BINARY_RESULTS` has them), rows as plain tuples.
+
+    The recall's statements (its searches and its trace insert) go this way rather than
+    through ``Connection.exec_driver_sql``: SQLAlchemy's execution context, result metadata
+    and row objects cost it more Python than the statement's rows do. The statement sent is
+    the same; SQLAlchemy's ``before_cursor_execute`` and ``after_cursor_execute`` listeners
+    are called with it as for any statement (with no execution context), so a listener
+    capturing the SQL still sees every statement. It runs in whatever transaction state
+    ``connection`` is in (autocommit, or the unit of work's transaction).
+
+    Driver errors are raised wrapped as SQLAlchemy ``DBAPIError`` (``IntegrityError`` for a
+    constraint), as a statement executed through SQLAlchemy raises them, so the usual error
+    translation applies; a connection the error left closed or broken (SQLAlchemy's test of a
+    disconnect for psycopg) is invalidated, so the pool replaces it.
+    """
+    driver = connection.connection.driver_connection
+    if not isinstance(driver, psycopg.Connection):  # pragma: no cover - the engine is psycopg
+        raise TypeError(f"driver SQL needs a psycopg connection, got {type(driver).__name__}")
+    dispatch = connection.dispatch
+    try:
+        with driver.cursor(binary=binary) as cursor:
+            for before in dispatch.before_cursor_execute:
+                sql, parameters = before(connection, cursor, sql, parameters, None, False)
+            cursor.execute(sql, parameters)
+            for after in dispatch.after_cursor_execute:
+                after(connection, cursor, sql, parameters, None, False)
+            result = cursor.pgresult
+            if result is None or not result.nfields:
+                return [], []
+            # The names straight from the result (``description`` builds a column object each).
+            names = [(result.fname(i) or b"").decode() for i in range(result.nfields)]
+            return names, cursor.fetchall()
+    except psycopg.Error as exc:
+        invalidated = driver.closed or driver.broken  # SQLAlchemy's psycopg is_disconnect
+        if invalidated:
+            connection.invalidate(exc)
+        raise sa_exc.DBAPIError.instance(
+            sql, dict(parameters), exc, psycopg.Error, connection_invalidated=invalidated
+        ) from exc
+
+
 def ping_after_idle(engine: Engine, idle_seconds: float = IDLE_PING_SECONDS) -> None:
     """Ping a pooled connection at checkout only when it sat idle ``idle_seconds`` or more.
 
@@ -253,6 +299,7 @@ __all__ = [
     "UTC_ZONE_ALIASES",
     "check_schema_name",
     "create_engine",
+    "driver_execute",
     "ping_after_idle",
     "redact",
     "resolve_url",
