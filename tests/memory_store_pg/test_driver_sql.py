@@ -5,6 +5,7 @@ errors are translated as any statement's."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from memory_core.errors import StorageUnavailableError, UsageError
 from memory_store_pg import PostgresStorage
 from memory_store_pg._engine import BINARY_RESULTS, driver_execute, translated_errors
 from memory_store_pg._queries import search_sql
+from memory_store_pg._rows import PG_EPOCH, beliefs_from_rows
 
 pytestmark = pytest.mark.postgres
 
@@ -79,3 +81,37 @@ def test_driver_errors_are_translated(pg: PostgresStorage, alice: Principal) -> 
         with pytest.raises(StorageUnavailableError), translated_errors("test"):
             driver_execute(connection, "SELECT 1", {})
         assert connection.invalidated
+
+
+@pytest.mark.parametrize(
+    "instant",
+    [
+        datetime(2026, 3, 2, 9, 0, 0, 123456, tzinfo=UTC),
+        datetime(1999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),  # before PostgreSQL's epoch
+        datetime(1, 1, 1, tzinfo=UTC),
+        datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+    ],
+)
+def test_raw_instants_read_as_the_same_records(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal, instant: datetime
+) -> None:
+    stored = pg.memories.put(
+        make_belief(
+            alice,
+            valid_from=instant,
+            last_evidence_at=instant,
+            created_at=instant,
+            updated_at=instant,
+            last_used_at=instant + timedelta(microseconds=0),
+        )
+    )
+    search = search_sql(_query(alice, as_of=None))
+    assert search is not None
+    sql, params = search
+    with pg.engine.connect() as connection:
+        columns, raw = driver_execute(connection, sql, params, binary=True, raw_instants=True)
+        _, typed = driver_execute(connection, sql, params, binary=True)
+    at = columns.index("valid_from")
+    assert raw[0][at] == (instant - PG_EPOCH) // timedelta(microseconds=1)
+    assert beliefs_from_rows(columns, raw) == beliefs_from_rows(columns, typed) == [stored]
+    assert pg.memories.search(_query(alice, as_of=None)) == [stored]

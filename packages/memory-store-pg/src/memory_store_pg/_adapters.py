@@ -710,7 +710,7 @@ class PostgresMemoryStore:
             return []
         sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
-            columns, rows = driver_execute(connection, sql, params, binary=True)
+            columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
         return self._db.beliefs.beliefs(columns, rows)
 
     def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
@@ -724,7 +724,7 @@ class PostgresMemoryStore:
             return [[] for _ in queries]
         sql, params = search
         with self._db.connect(principals.pop(), write=False) as connection:
-            columns, rows = driver_execute(connection, sql, params, binary=True)
+            columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
         return self._db.beliefs.branches(columns, rows, len(queries))
 
     def find_by_subject(
@@ -749,7 +749,7 @@ class PostgresMemoryStore:
             return []
         sql, params = lookup
         with self._db.connect(principal, write=False) as connection:
-            columns, rows = driver_execute(connection, sql, params, binary=True)
+            columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
         return beliefs_from_rows(columns, rows)
 
     def pinned(self) -> AbstractContextManager[None]:

@@ -147,12 +147,39 @@ def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Eng
     return engine
 
 
+_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+
+
+def _int8_binary_loader() -> type[psycopg.abc.Loader]:
+    """psycopg's binary int8 loader (its C one, where psycopg has its C extension)."""
+    loader = psycopg.adapters.get_loader(
+        psycopg.adapters.types["int8"].oid, psycopg.pq.Format.BINARY
+    )
+    if loader is None:  # pragma: no cover - psycopg always loads int8
+        raise ImportError("psycopg has no binary int8 loader")
+    return loader
+
+
+_INT8_BINARY_LOADER = _int8_binary_loader()
+
+
 def driver_execute(
-    connection: Connection, sql: str, parameters: Mapping[str, Any], *, binary: bool = False
+    connection: Connection,
+    sql: str,
+    parameters: Mapping[str, Any],
+    *,
+    binary: bool = False,
+    raw_instants: bool = False,
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Run one statement of driver SQL (``%(name)s`` parameters) on ``connection``'s psycopg
     connection: its column names and every row (``binary``: in PostgreSQL's binary format,
     as :data:`BINARY_RESULTS` has them), rows as plain tuples.
+
+    With ``binary`` and ``raw_instants``, each ``timestamptz`` value is its binary wire value
+    as an ``int``: microseconds since 2000-01-01 UTC (``_rows.PG_EPOCH``), loaded by
+    psycopg's int8 loader. A ``datetime`` costs several times more to build than the int,
+    and the belief reads build one only for a row they have not read before
+    (``_rows.BeliefReader``); ``_rows`` turns the int into the same UTC instant.
 
     The recall's statements (its searches and its trace insert) go this way rather than
     through ``Connection.exec_driver_sql``: SQLAlchemy's execution context, result metadata
@@ -173,6 +200,8 @@ def driver_execute(
     dispatch = connection.dispatch
     try:
         with driver.cursor(binary=binary) as cursor:
+            if raw_instants:
+                cursor.adapters.register_loader(_TIMESTAMPTZ_OID, _INT8_BINARY_LOADER)
             for before in dispatch.before_cursor_execute:
                 sql, parameters = before(connection, cursor, sql, parameters, None, False)
             cursor.execute(sql, parameters)
