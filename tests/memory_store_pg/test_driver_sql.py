@@ -81,6 +81,7 @@ def test_driver_errors_are_translated(pg: PostgresStorage, alice: Principal) -> 
         with pytest.raises(StorageUnavailableError), translated_errors("test"):
             driver_execute(connection, "SELECT 1", {})
         assert connection.invalidated
+    assert pg.memories.search(_query(alice)) == []  # the next call has a live connection
 
 
 @pytest.mark.parametrize(

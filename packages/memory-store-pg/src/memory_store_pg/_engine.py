@@ -189,10 +189,9 @@ def driver_execute(
     capturing the SQL still sees every statement. It runs in whatever transaction state
     ``connection`` is in (autocommit, or the unit of work's transaction).
 
-    Driver errors are raised wrapped as SQLAlchemy ``DBAPIError`` (``IntegrityError`` for a
-    constraint), as a statement executed through SQLAlchemy raises them, so the usual error
-    translation applies; a connection the error left closed or broken (SQLAlchemy's test of a
-    disconnect for psycopg) is invalidated, so the pool replaces it.
+    Driver errors go through SQLAlchemy's handling of a statement's error: raised wrapped as
+    ``DBAPIError`` (``IntegrityError`` for a constraint), so the usual error translation
+    applies, and a disconnect invalidates the connection and the pool, as it would have.
     """
     driver = connection.connection.driver_connection
     if not isinstance(driver, psycopg.Connection):  # pragma: no cover - the engine is psycopg
@@ -214,12 +213,12 @@ def driver_execute(
             names = [(result.fname(i) or b"").decode() for i in range(result.nfields)]
             return names, cursor.fetchall()
     except psycopg.Error as exc:
-        invalidated = driver.closed or driver.broken  # SQLAlchemy's psycopg is_disconnect
-        if invalidated:
-            connection.invalidate(exc)
-        raise sa_exc.DBAPIError.instance(
-            sql, dict(parameters), exc, psycopg.Error, connection_invalidated=invalidated
-        ) from exc
+        # SQLAlchemy's own handling of a driver error, as for a statement it executed itself
+        # (it does the same for an error before its execution context exists): wrapped as
+        # DBAPIError, ``handle_error`` listeners called, and on a disconnect the connection
+        # and the pool invalidated. It always raises.
+        connection._handle_dbapi_exception(exc, sql, dict(parameters), None, None)
+        raise  # pragma: no cover - unreachable
 
 
 def ping_after_idle(engine: Engine, idle_seconds: float = IDLE_PING_SECONDS) -> None:
