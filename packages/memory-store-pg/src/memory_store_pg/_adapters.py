@@ -45,7 +45,7 @@ from memory_core.errors import (
 from memory_core.ports import IDEMPOTENCY_KEY_FIELD
 from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
-from memory_store_pg._engine import BINARY_RESULTS
+from memory_store_pg._engine import BINARY_RESULTS, driver_execute
 from memory_store_pg._queries import (
     copy_rows,
     event_page_statement,
@@ -488,9 +488,10 @@ class PostgresMemoryStore:
     def _beliefs(self, result: sa.CursorResult[Any], *, reuse: bool = True) -> list[Belief]:
         """Every row of ``result`` as a ``Belief``, read by column position: through the
         shared reader, which gives a row read before its record again (the recall reads:
-        ``search``, ``search_many``, ``get``, ``get_many``), or with ``reuse=False`` each row
-        converted afresh (the listings, ``find_by_subject`` and ``list_idle``, which read
-        rows of any number and would crowd out the rows recalls read again)."""
+        ``get``, ``get_many``, and ``search`` and ``search_many``, which read their driver
+        rows straight into it), or with ``reuse=False`` each row converted afresh (the
+        listings, ``find_by_subject`` and ``list_idle``, which read rows of any number and
+        would crowd out the rows recalls read again)."""
         if not reuse:
             return beliefs_from_rows(result.keys(), result.all())
         return self._db.beliefs.beliefs(result.keys(), result.all())
@@ -709,7 +710,8 @@ class PostgresMemoryStore:
             return []
         sql, params = search
         with self._db.connect(query.principal, write=False) as connection:
-            return self._beliefs(connection.exec_driver_sql(sql, params, execution_options=_BINARY))
+            columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
+        return self._db.beliefs.beliefs(columns, rows)
 
     def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
         """``search`` of each query, in order, as one statement (one snapshot, one round trip)
@@ -722,8 +724,8 @@ class PostgresMemoryStore:
             return [[] for _ in queries]
         sql, params = search
         with self._db.connect(principals.pop(), write=False) as connection:
-            result = connection.exec_driver_sql(sql, params, execution_options=_BINARY)
-            return self._db.beliefs.branches(tuple(result.keys()), result.all(), len(queries))
+            columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
+        return self._db.beliefs.branches(columns, rows, len(queries))
 
     def find_by_subject(
         self,
@@ -747,9 +749,8 @@ class PostgresMemoryStore:
             return []
         sql, params = lookup
         with self._db.connect(principal, write=False) as connection:
-            return self._beliefs(
-                connection.exec_driver_sql(sql, params, execution_options=_BINARY), reuse=False
-            )
+            columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
+        return beliefs_from_rows(columns, rows)
 
     def pinned(self) -> AbstractContextManager[None]:
         """Run the block's calls to this storage's ports on one pooled connection.
@@ -838,8 +839,8 @@ class PostgresTraceStore:
         values = trace_values(trace)
         sql = insert_or_nothing_sql(traces, tuple(values), "trace_id")
         with self._db.connect(trace.principal, write=False) as connection:
-            recorded = connection.exec_driver_sql(sql, json_params(traces, values)).scalar()
-        if recorded is None:
+            _, recorded = driver_execute(connection, sql, json_params(traces, values))
+        if not recorded:
             raise DuplicateIdError("trace", trace.trace_id)
         return trace
 

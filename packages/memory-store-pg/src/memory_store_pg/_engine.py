@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 
 from memory_core.errors import ConflictError, StorageError, StorageUnavailableError, UsageError
 
@@ -147,6 +147,80 @@ def create_engine(url: URL, *, schema: str | None = None, **options: Any) -> Eng
     return engine
 
 
+_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+
+
+def _int8_binary_loader() -> type[psycopg.abc.Loader]:
+    """psycopg's binary int8 loader (its C one, where psycopg has its C extension)."""
+    loader = psycopg.adapters.get_loader(
+        psycopg.adapters.types["int8"].oid, psycopg.pq.Format.BINARY
+    )
+    if loader is None:  # pragma: no cover - psycopg always loads int8
+        raise ImportError("psycopg has no binary int8 loader")
+    return loader
+
+
+_INT8_BINARY_LOADER = _int8_binary_loader()
+
+
+def driver_execute(
+    connection: Connection,
+    sql: str,
+    parameters: Mapping[str, Any],
+    *,
+    binary: bool = False,
+    raw_instants: bool = False,
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one statement of driver SQL (``%(name)s`` parameters) on ``connection``'s psycopg
+    connection: its column names and every row (``binary``: in PostgreSQL's binary format,
+    as :data:`BINARY_RESULTS` has them), rows as plain tuples.
+
+    With ``binary`` and ``raw_instants``, each ``timestamptz`` value is its binary wire value
+    as an ``int``: microseconds since 2000-01-01 UTC (``_rows.PG_EPOCH``), loaded by
+    psycopg's int8 loader. A ``datetime`` costs several times more to build than the int,
+    and the belief reads build one only for a row they have not read before
+    (``_rows.BeliefReader``); ``_rows`` turns the int into the same UTC instant.
+
+    The recall's statements (its searches and its trace insert) go this way rather than
+    through ``Connection.exec_driver_sql``: SQLAlchemy's execution context, result metadata
+    and row objects cost it more Python than the statement's rows do. The statement sent is
+    the same; SQLAlchemy's ``before_cursor_execute`` and ``after_cursor_execute`` listeners
+    are called with it as for any statement (with no execution context), so a listener
+    capturing the SQL still sees every statement. It runs in whatever transaction state
+    ``connection`` is in (autocommit, or the unit of work's transaction).
+
+    Driver errors go through SQLAlchemy's handling of a statement's error: raised wrapped as
+    ``DBAPIError`` (``IntegrityError`` for a constraint), so the usual error translation
+    applies, and a disconnect invalidates the connection and the pool, as it would have.
+    """
+    driver = connection.connection.driver_connection
+    if not isinstance(driver, psycopg.Connection):  # pragma: no cover - the engine is psycopg
+        raise TypeError(f"driver SQL needs a psycopg connection, got {type(driver).__name__}")
+    dispatch = connection.dispatch
+    try:
+        with driver.cursor(binary=binary) as cursor:
+            if raw_instants:
+                cursor.adapters.register_loader(_TIMESTAMPTZ_OID, _INT8_BINARY_LOADER)
+            for before in dispatch.before_cursor_execute:
+                sql, parameters = before(connection, cursor, sql, parameters, None, False)
+            cursor.execute(sql, parameters)
+            for after in dispatch.after_cursor_execute:
+                after(connection, cursor, sql, parameters, None, False)
+            result = cursor.pgresult
+            if result is None or not result.nfields:
+                return [], []
+            # The names straight from the result (``description`` builds a column object each).
+            names = [(result.fname(i) or b"").decode() for i in range(result.nfields)]
+            return names, cursor.fetchall()
+    except psycopg.Error as exc:
+        # SQLAlchemy's own handling of a driver error, as for a statement it executed itself
+        # (it does the same for an error before its execution context exists): wrapped as
+        # DBAPIError, ``handle_error`` listeners called, and on a disconnect the connection
+        # and the pool invalidated. It always raises.
+        connection._handle_dbapi_exception(exc, sql, dict(parameters), None, None)
+        raise  # pragma: no cover - unreachable
+
+
 def ping_after_idle(engine: Engine, idle_seconds: float = IDLE_PING_SECONDS) -> None:
     """Ping a pooled connection at checkout only when it sat idle ``idle_seconds`` or more.
 
@@ -253,6 +327,7 @@ __all__ = [
     "UTC_ZONE_ALIASES",
     "check_schema_name",
     "create_engine",
+    "driver_execute",
     "ping_after_idle",
     "redact",
     "resolve_url",

@@ -12,7 +12,7 @@ import operator
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -118,7 +118,17 @@ def to_record(model: type[_Model], row: Mapping[Any, Any], *, drop: tuple[str, .
     return model.model_validate(data)
 
 
-def _utc(value: datetime) -> datetime:
+PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+"""PostgreSQL's epoch: a ``timestamptz`` in binary format is the microseconds since it."""
+
+
+def _utc(value: datetime | int) -> datetime:
+    """An instant read from a row, in UTC: a ``datetime`` (in the session's zone), or the
+    ``int`` microseconds since :data:`PG_EPOCH` of a binary ``timestamptz`` read raw (see
+    ``_engine.driver_execute``); the same instant either way."""
+    if type(value) is int:
+        return PG_EPOCH + timedelta(microseconds=value)
+    assert isinstance(value, datetime)
     return value if value.tzinfo is UTC else value.astimezone(UTC)
 
 
@@ -276,6 +286,7 @@ def _assembled(data: dict[str, Any]) -> Belief:
 
 
 __all__ = [
+    "PG_EPOCH",
     "BeliefReader",
     "belief_copy_row",
     "belief_from_row",

@@ -1,0 +1,118 @@
+"""The recall's driver-level statements (``_engine.driver_execute``): SQLAlchemy's cursor
+listeners still see each one, rows come back as the SQLAlchemy path returns them, and driver
+errors are translated as any statement's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from memory_core import Belief, Principal
+from memory_core.domain import LIVE_STATUSES, RecallQuery
+from memory_core.errors import StorageUnavailableError, UsageError
+from memory_store_pg import PostgresStorage
+from memory_store_pg._engine import BINARY_RESULTS, driver_execute, translated_errors
+from memory_store_pg._queries import search_sql
+from memory_store_pg._rows import PG_EPOCH, beliefs_from_rows
+
+pytestmark = pytest.mark.postgres
+
+
+def _query(principal: Principal, **changes: Any) -> RecallQuery:
+    values: dict[str, Any] = {
+        "principal": principal,
+        "scopes": ("user",),
+        "statuses": LIVE_STATUSES,
+        "terms": ("portland",),
+        "limit": 10,
+    }
+    values.update(changes)
+    return RecallQuery(**values)
+
+
+def test_listeners_see_every_driver_statement(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal
+) -> None:
+    pg.memories.put(make_belief(alice))
+    seen: list[tuple[str, Any]] = []
+
+    def listen(_c: Any, _cur: Any, statement: str, parameters: Any, _ctx: Any, _m: Any) -> None:
+        seen.append((statement, parameters))
+
+    sa.event.listen(pg.engine, "before_cursor_execute", listen)
+    try:
+        query = _query(alice)
+        found = pg.memories.search(query)
+        pg.memories.search_many([query, _query(alice, terms=None)])
+    finally:
+        sa.event.remove(pg.engine, "before_cursor_execute", listen)
+    search = search_sql(query)
+    assert search is not None
+    assert [len(found)] == [1]
+    assert seen[0] == search
+    assert len(seen) == 2 and seen[1][0].startswith("SELECT * FROM (")
+
+
+def test_driver_rows_are_the_sqlalchemy_rows(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal
+) -> None:
+    pg.memories.put(make_belief(alice))
+    search = search_sql(_query(alice))
+    assert search is not None
+    sql, params = search
+    with pg.engine.connect() as connection:
+        result = connection.exec_driver_sql(sql, params, execution_options={BINARY_RESULTS: True})
+        expected = (list(result.keys()), [tuple(row) for row in result.all()])
+        assert driver_execute(connection, sql, params, binary=True) == expected
+        assert driver_execute(connection, "SET LOCAL work_mem = '4MB'", {}) == ([], [])
+
+
+def test_driver_errors_are_translated(pg: PostgresStorage, alice: Principal) -> None:
+    with pytest.raises(UsageError, match="cannot store a value"):
+        pg.memories.search(_query(alice, terms=("nul\x00here",)))
+    with pg.engine.connect() as connection:
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        driver.close()  # the server side of a dropped connection, as a client sees it
+        with pytest.raises(StorageUnavailableError), translated_errors("test"):
+            driver_execute(connection, "SELECT 1", {})
+        assert connection.invalidated
+    assert pg.memories.search(_query(alice)) == []  # the next call has a live connection
+
+
+@pytest.mark.parametrize(
+    "instant",
+    [
+        datetime(2026, 3, 2, 9, 0, 0, 123456, tzinfo=UTC),
+        datetime(1999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),  # before PostgreSQL's epoch
+        datetime(1, 1, 1, tzinfo=UTC),
+        datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+    ],
+)
+def test_raw_instants_read_as_the_same_records(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal, instant: datetime
+) -> None:
+    stored = pg.memories.put(
+        make_belief(
+            alice,
+            valid_from=instant,
+            last_evidence_at=instant,
+            created_at=instant,
+            updated_at=instant,
+            last_used_at=instant + timedelta(microseconds=0),
+        )
+    )
+    search = search_sql(_query(alice, as_of=None))
+    assert search is not None
+    sql, params = search
+    with pg.engine.connect() as connection:
+        columns, raw = driver_execute(connection, sql, params, binary=True, raw_instants=True)
+        _, typed = driver_execute(connection, sql, params, binary=True)
+    at = columns.index("valid_from")
+    assert raw[0][at] == (instant - PG_EPOCH) // timedelta(microseconds=1)
+    assert beliefs_from_rows(columns, raw) == beliefs_from_rows(columns, typed) == [stored]
+    assert pg.memories.search(_query(alice, as_of=None)) == [stored]
