@@ -83,6 +83,8 @@ def test_a_fact_of_someone_or_something_in_the_users_life_forms(
         "Bright screens give me headaches.",
         "My sister is Mira. She's great so far.",
         "My brother is Sam. Sam is my brother.",
+        "I have two cats, Miso and Nori. She's a tabby.",  # a relationship that names no one
+        "I have a sister. She's a nurse in Leeds.",
         "Sam's idea was great.",
         "Cascade's fees got ridiculous.",
     ],
