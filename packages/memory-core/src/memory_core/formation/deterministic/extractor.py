@@ -24,7 +24,7 @@ from memory_core.formation.deterministic.rules_clauses import (
     subordinate_event,
     trailing_event,
 )
-from memory_core.formation.deterministic.rules_people import people_readings
+from memory_core.formation.deterministic.rules_people import is_person_name, people_readings
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.rules_team import team_change
@@ -111,7 +111,9 @@ class DeterministicExtractor:
             names.extend(
                 p.obj
                 for p, polarity in proposals
-                if p.belief_type is BeliefType.RELATIONSHIP and polarity is Polarity.ASSERT
+                if p.belief_type is BeliefType.RELATIONSHIP
+                and polarity is Polarity.ASSERT
+                and is_person_name(p.obj)
             )
             for reading in (_reading(p, polarity, turn.created_at) for p, polarity in proposals):
                 # Nothing forms about the listener (``User loves your turtles.``), nor a

@@ -128,6 +128,15 @@ _FIRST_PERSON = tuple(
 )
 
 
+_WHOLE_NAME = re.compile(rf"^(?-i:{_NAME})$")
+
+
+def is_person_name(text: str) -> bool:
+    """True when ``text`` is a name (``Grace``, ``Dr. Anil Mehta``), not a description of
+    someone (``a sister``, ``two cats, Miso and Nori``): what ``he`` or ``she`` may stand for."""
+    return _WHOLE_NAME.match(text) is not None
+
+
 def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     """Read a clause about someone or something in the user's life (``names``: the people
     the message named so far, the last one last; a name this clause opens with is added)."""
@@ -312,4 +321,4 @@ def _as_user(text: str) -> str:
     return collapse(text)
 
 
-__all__ = ["people_readings"]
+__all__ = ["is_person_name", "people_readings"]
