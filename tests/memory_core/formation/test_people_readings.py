@@ -50,6 +50,13 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
             "The café by User's office only does light roasts.",
         ),
         ("The deadline is March 3.", "deadline", "The deadline is March 3."),
+        (
+            "The cat knocked over my coffee.",
+            "cat",
+            "The cat knocked over User's coffee.",
+        ),
+        # A family word written as a name is the user's relation, read as ``My dad ...``.
+        ("Dad made pancakes yesterday.", "father", "User's father made pancakes on 2026-01-04."),
         # What a named person's thing is, though the message named no one before it.
         ("Leila's birthday is on May 9.", "leila's birthday", "Leila's birthday is on May 9."),
         ("Priya's wedding is in Goa.", "priya's wedding", "Priya's wedding is in Goa."),
@@ -86,6 +93,9 @@ def test_a_fact_of_someone_or_something_in_the_users_life_forms(
         "I have two cats, Miso and Nori. She's a tabby.",  # a relationship that names no one
         "I have a sister. She's a nurse in Leeds.",
         "Sam's idea was great.",
+        "Mom is visiting next week.",  # as ``My mom is visiting``: a relation's plan is theirs
+        "The best part was the food.",
+        "The problem is the noise.",
         "Cascade's fees got ridiculous.",
     ],
 )

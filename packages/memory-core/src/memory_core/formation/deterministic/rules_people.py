@@ -92,6 +92,11 @@ _EVALUATIVE = frozenset(
     | {"interesting", "overwhelming", "tiring", "relaxing", "calmer", "winding", "indeed"}
 )
 """A bare evaluation or mood after ``is``: a passing remark, not a fact of its subject."""
+_VERDICTS = frozenset(
+    {"well", "badly", "great", "fine", "amazing", "awesome", "so", "really", "super", "pretty"}
+    | {"long", "late", "smoothly"}
+)
+"""How a thing went (``The meetings went really well``): a verdict, not what it did."""
 _NO_ONE = frozenset(
     {"things", "work", "life", "everything", "nothing", "everyone", "everybody", "someone"}
     | {"somebody", "stuff", "school", "today", "tonight", "tomorrow", "yesterday", "stay"}
@@ -114,6 +119,9 @@ _RELATION_OBJECT = re.compile(r"^User's\s+(?:\w+\s+)?[\w-]+$")
 _NEGATED_VERB = re.compile(r"^\w+\s+(?:not|never)\b", re.IGNORECASE)
 _ASKED = re.compile(r"\basked\s+(?!(?:me|User)\s+to\b)")
 """``asked me to`` is an act; ``asked if``, ``asked what`` report a question."""
+_VERDICT_HEAD = re.compile(
+    r"\b(?:best|worst|hardest|funniest|favou?rite|part|thing|problem|issue|idea|point)\b", re.I
+)
 _COMPARISON = re.compile(r"\w+er\s+than\b")
 _WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
 _FIRST_PERSON = tuple(
@@ -191,7 +199,7 @@ def _refused(who: str, group: str, obj: str) -> bool:
         return True  # ``Sam is my brother`` is the relationship, read elsewhere
     if not obj and not after:
         return True  # ``Seattle decided.``: an act with its object elided names nothing
-    evaluated = not obj or obj.split()[0].casefold() in _EVALUATIVE | {"well", "badly"}
+    evaluated = not obj or obj.split()[0].casefold() in _VERDICTS
     # ``The move finished last weekend``, ``The atmosphere was electric``: a thing's fact names
     # something (after ``is``: an article, a number, a name, a place or a time); an evaluation
     # of it (an adjective, ``went really well``) is a passing remark.
@@ -268,6 +276,8 @@ def _definite(text: str) -> tuple[str, str, str, bool] | None:
     thing = " ".join(words[:index])
     if re.search(r"\b(?-i:I)\b|\b(?:one|reason|other|rest|same|way)\b", thing, re.I):
         return None  # ``The song I heard``: the user's act, read by the relative-clause rule
+    if _VERDICT_HEAD.search(thing):
+        return None  # ``The best part was the food``: a verdict on something said elsewhere
     head = re.sub(r"\s+(?:here|there)$", "", head_phrase(thing))
     plural = words[index - 1].casefold().endswith("s")
     return (f"The {_as_user(thing)}", head, " ".join(words[index:]), plural) if head else None

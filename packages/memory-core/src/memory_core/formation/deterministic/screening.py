@@ -201,6 +201,7 @@ _WE_TOGETHER = re.compile(r"^(we)\s+(?:both|each|all)\s+(?=[a-z])", re.IGNORECAS
 """``We both went``: the user and others, as ``We went`` (not ``User boths went``)."""
 
 
+_FAMILY_NAME = re.compile(r"^(?-i:(Mom|Mum|Dad|Grandma|Grandpa))(?=\s+[a-z])")
 _ANNOUNCEMENT = re.compile(
     r"^(?:(?:so|oh|hey|well|anyway)[,!]?\s+)?(?:I\s+)?(?:just\s+)?(?:wanted|want|had|have)\s+to"
     r"\s+(?:let\s+you\s+know|tell\s+you|share(?:\s+with\s+you)?)(?:\s+that)?[,:]?\s+"
@@ -227,6 +228,7 @@ def _normalize_clause(clause: str) -> str:
         text = _DISCOURSE.sub("", text, count=1).lstrip(" ,")
     text = _AUXILIARY_ADVERBS.sub(r"\1 ", text)
     text = _WE_TOGETHER.sub(r"\1 ", text)
+    text = _FAMILY_NAME.sub(r"my \1", text)  # ``Dad made pancakes``: the user's father
     return text.rstrip(" .!;,")
 
 
