@@ -31,6 +31,11 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
         ),
         ("My sister is Mira. Mira is vegan.", "mira", "Mira is vegan."),
         ("Kenji moved to Osaka for work.", "kenji", "Kenji moved to Osaka for work."),
+        (
+            "My cousin is Ben. He's getting married in June.",
+            "ben",
+            "Ben is getting married in June 2026.",
+        ),
         ("Clara is teaching me to knit.", "clara", "Clara is teaching User to knit."),
         ("Tomasz fixed my bike.", "tomasz", "Tomasz fixed User's bike."),
         ("Dr. Anya Petrov retired in 2024.", "dr. petrov", "Dr. Anya Petrov retired in 2024."),
@@ -101,6 +106,13 @@ def test_a_fact_of_someone_or_something_in_the_users_life_forms(
 )
 def test_what_stays_theirs_or_names_no_one_forms_no_fact(read: Reader, text: str) -> None:
     assert [r for r in read(text) if r[0] == "fact"] == []
+
+
+def test_a_pronoun_beside_the_user_is_no_partner_named(read: Reader) -> None:
+    # ``She and I went hiking`` once formed ``User and She went hiking.``.
+    assert [r[2] for r in read("My neighbor is Rita. She and I went hiking.")] == [
+        "User's neighbor is Rita."
+    ]
 
 
 def test_a_name_in_apposition_forms_the_relationship_only(read: Reader) -> None:

@@ -87,7 +87,7 @@ _EVALUATIVE = frozenset(
     | {"terrible", "awful", "horrible", "sweet", "kind", "busy", "tired", "stressed", "happy"}
     | {"sad", "excited", "worried", "thrilled", "here", "there", "right", "wrong", "back"}
     | {"sick", "ill", "slow", "hectic", "long", "enough", "done", "over", "late", "early"}
-    | {"no", "way", "worth", "getting", "much", "less", "more", "better", "worse", "someone"}
+    | {"no", "way", "worth", "silly", "much", "less", "more", "better", "worse", "someone"}
     | {"something", "humbling", "exhausting", "boring", "annoying", "confusing", "frustrating"}
     | {"interesting", "overwhelming", "tiring", "relaxing", "calmer", "winding", "indeed"}
 )
@@ -186,7 +186,8 @@ def _refused(who: str, group: str, obj: str) -> bool:
     """True when the predicate is no fact of its subject: theirs alone, an evaluation, the
     relationship restated, an elided object or the user's own possession cut short."""
     head, *after = group.split()
-    complement = [*after, *obj.split()][:1]
+    # ``was getting silly`` is judged by its adjective, ``is getting married`` is an act.
+    complement = [w for w in [*after, *obj.split()] if w != "getting"][:1]
     if after and after[-1] in _NOT_THEIRS:
         return True
     if head in _BE and (not complement or complement[0].casefold() in _EVALUATIVE):

@@ -13,7 +13,7 @@ _SUBJECT = re.compile(
     r"^(?:(?P<i>I)|(?P<we>we)"
     r"|(?P<rel_i>(?:my\s+(?P<rel1>\w+)(?:\s+(?P<name1>" + _NAME + r"))?\s+and\s+I"
     r"|me\s+and\s+my\s+(?P<rel3>\w+)(?:\s+(?P<name3>" + _NAME + r"))?))"
-    r"|(?P<named>" + _NAME + r")\s+and\s+I"
+    r"|(?P<named>(?!(?-i:He|She|They|It|You)\b)" + _NAME + r")\s+and\s+I"
     r"|(?P<rel>my\s+(?:(?:little|big|older|younger|baby|twin|oldest|youngest)\s+)?(?P<rel2>\w+)))"
     r"\s+(?P<rest>.+)$",
     re.IGNORECASE,
