@@ -48,6 +48,7 @@ from memory_core.formation.deterministic.lexicon import (
     _CALENDAR_WORDS,
     _NOT_NAME_WORDS,
     _PARTICIPLES,
+    _PARTICLES,
 )
 from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
 from memory_core.text import collapse, take_time
@@ -200,11 +201,14 @@ def _refused(who: str, group: str, obj: str) -> bool:
         return True  # ``Sam is my brother`` is the relationship, read elsewhere
     if not obj and not after:
         return True  # ``Seattle decided.``: an act with its object elided names nothing
-    evaluated = not obj or obj.split()[0].casefold() in _VERDICTS
-    # ``The move finished last weekend``, ``The atmosphere was electric``: a thing's fact names
-    # something (after ``is``: an article, a number, a name, a place or a time); an evaluation
-    # of it (an adjective, ``went really well``) is a passing remark.
-    return who.startswith("The ") and (evaluated or (group in _BE and not _CONTENT.match(obj)))
+    if not who.startswith("The "):
+        return False
+    # ``The move finished last weekend``, ``The atmosphere was electric``, ``The meetings went
+    # really well``: a thing's fact names something (after ``is``: an article, a number, a
+    # name, a place or a time); an evaluation of it is a passing remark.
+    first = obj.split()[0].casefold() if obj else ""
+    evaluated = first in _VERDICTS or (first in _EVALUATIVE and first not in _PARTICLES)
+    return not obj or evaluated or (group in _BE and not _CONTENT.match(obj))
 
 
 def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
