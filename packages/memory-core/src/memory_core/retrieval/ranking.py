@@ -51,6 +51,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
+from typing import Protocol, TypeVar
 
 from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
 from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights
@@ -102,8 +103,22 @@ def is_primed(belief: Belief, project_scope: str | None) -> bool:
     return project_scope is not None and belief.scope == f"project:{project_scope}"
 
 
-def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
-    """Store position descending, then id: the recency and subject arms' order.
+class _Placed(Protocol):
+    """What the position orders read: a belief or its ranking row."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def store_position(self) -> int: ...
+
+
+_P = TypeVar("_P", bound=_Placed)
+
+
+def newest_first(beliefs: Sequence[_P]) -> list[_P]:
+    """Store position descending, then id: the recency and subject arms' order (of beliefs or
+    their rows).
 
     What a store returns is in that order already (strictly descending positions): it is
     checked, not sorted.
@@ -114,16 +129,6 @@ def newest_first(beliefs: Sequence[Belief]) -> list[Belief]:
     keyed = [(-b.store_position, b.id, place) for place, b in enumerate(beliefs)]
     keyed.sort()  # no key function; ties in position and id keep their order, as sorted's
     return [beliefs[place] for _, _, place in keyed]
-
-
-def newest_first_rows(rows: Sequence[Row]) -> list[Row]:
-    """:func:`newest_first` over rows."""
-    positions = [r.store_position for r in rows]
-    if all(map(operator.gt, positions, itertools.islice(positions, 1, None))):
-        return list(rows)
-    keyed = [(-r.store_position, r.id, place) for place, r in enumerate(rows)]
-    keyed.sort()
-    return [rows[place] for _, _, place in keyed]
 
 
 def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict[str, float]:
@@ -216,17 +221,10 @@ def lexical_order(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> list[B
     return weight_order(hits, lexical_weights(hits, groups))
 
 
-def weight_order(hits: Sequence[Belief], weights: Mapping[str, float]) -> list[Belief]:
-    """``hits`` by weight descending, then newer store position, then id (ties in all three
-    keep their order), sorted as plain tuples with no key function."""
+def weight_order(hits: Sequence[_P], weights: Mapping[str, float]) -> list[_P]:
+    """``hits`` (beliefs or their rows) by weight descending, then newer store position, then
+    id (ties in all three keep their order), sorted as plain tuples with no key function."""
     keyed = [(-weights[b.id], -b.store_position, b.id, place) for place, b in enumerate(hits)]
-    keyed.sort()
-    return [hits[row[3]] for row in keyed]
-
-
-def weight_order_rows(hits: Sequence[Row], weights: Mapping[str, float]) -> list[Row]:
-    """:func:`weight_order` over rows."""
-    keyed = [(-weights[r.id], -r.store_position, r.id, place) for place, r in enumerate(hits)]
     keyed.sort()
     return [hits[row[3]] for row in keyed]
 
@@ -758,7 +756,6 @@ __all__ = [
     "near_duplicate_order",
     "near_duplicate_order_rows",
     "newest_first",
-    "newest_first_rows",
     "order",
     "penalize_near_duplicates",
     "reciprocal_rank_fusion",
@@ -771,5 +768,4 @@ __all__ = [
     "select_rows_within_budget",
     "select_within_budget",
     "weight_order",
-    "weight_order_rows",
 ]

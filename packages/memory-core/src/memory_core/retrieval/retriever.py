@@ -99,12 +99,11 @@ from memory_core.retrieval.ranking import (
     lexical_weights_rows,
     near_duplicate_order_rows,
     newest_first,
-    newest_first_rows,
     reciprocal_rank_fusion,
     reserved_slots,
     row_scorer,
     select_rows_within_budget,
-    weight_order_rows,
+    weight_order,
 )
 from memory_core.retrieval.render import block_tokens, render_header
 
@@ -436,7 +435,7 @@ class MemoryRetriever:
             {
                 arm.name: [r.id for r in arm.rows if r.id in pool]
                 if arm.name != ARM_RECENCY
-                else [r.id for r in newest_first_rows(candidates)]
+                else [r.id for r in newest_first(candidates)]
                 for arm in arms
                 if arm.fused
             },
@@ -463,7 +462,7 @@ class MemoryRetriever:
         # Defence in depth: a store bug must never leak across principals or scopes.
         return _Arm(
             name=name,
-            rows=newest_first_rows(reads.admitted_rows(hits)),
+            rows=newest_first(reads.admitted_rows(hits)),
             latency_ms=latency_ms,
             fused=fused,
         )
@@ -488,7 +487,7 @@ class MemoryRetriever:
             if name == plain
             else _Arm(
                 name=name,
-                rows=newest_first_rows(reads.admitted_rows(hits)),
+                rows=newest_first(reads.admitted_rows(hits)),
                 latency_ms=share_ms,
                 fused=True,
             )
@@ -503,7 +502,7 @@ class MemoryRetriever:
         arms = [
             _Arm(
                 name=ARM_LEXICAL,
-                rows=weight_order_rows(lexical.rows, weights),
+                rows=weight_order(lexical.rows, weights),
                 latency_ms=lexical.latency_ms,
                 fused=True,
                 scores=weights,
@@ -539,7 +538,7 @@ class MemoryRetriever:
                     then.setdefault(row.id, row)
         return _Arm(
             name=ARM_PERIOD,
-            rows=newest_first_rows(list(then.values())),
+            rows=newest_first(list(then.values())),
             latency_ms=round((self._timer() - started) * 1000.0, 3),
             fused=True,
             scores=dict.fromkeys(then, 1.0),
