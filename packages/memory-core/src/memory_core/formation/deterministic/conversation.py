@@ -36,11 +36,13 @@ EVENT_CONFIDENCE = 0.8
 """Confidence of an event, activity or feeling the user reported."""
 
 _SPECULATIVE = re.compile(
-    r"\b(?:might|could|would|should|may|must|maybe|perhaps|possibly|someday|one\s+day"
+    r"\b(?:might|could|would|should|must|maybe|perhaps|possibly|someday|one\s+day"
+    r"|(?<!\bin\s)(?<!\bon\s)(?<!\bof\s)(?<!\bby\s)(?<!\bsince\s)(?<!\buntil\s)may(?!\s+\d)"
     r"|eventually|sometime|wish|if|unless|(?:could|would|should|might|must)n't\s+have)\b",
     re.IGNORECASE,
 )
-"""A modal, a hedge or a counterfactual (``couldn't have done``): no event is stated."""
+"""A modal, a hedge or a counterfactual (``couldn't have done``): no event is stated. ``May``
+the month (``in May``, ``May 9``) is no modal."""
 
 _LISTENER = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|y'all)\b", re.IGNORECASE)
 

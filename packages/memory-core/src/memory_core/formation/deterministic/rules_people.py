@@ -114,7 +114,6 @@ _CONTENT = re.compile(
     r"|nine|ten)\s|\d|(?-i:[A-Z])|(?:at|in|on|from|to|by|until|since|for|with)\s)",
     re.IGNORECASE,
 )
-_MONTH_MAY = re.compile(r"\b(?:in|on|of|since|until|by)\s+May\b|\bMay\s+\d")
 _VALUE = re.compile(r"^(?:is|are|was|were)\s+(?P<v>.+)$", re.IGNORECASE)
 _RELATION_OBJECT = re.compile(r"^User's\s+(?:\w+\s+)?[\w-]+$")
 _NEGATED_VERB = re.compile(r"^\w+\s+(?:not|never)\b", re.IGNORECASE)
@@ -152,8 +151,7 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     text, when = take_time(clause)
     if re.search(r"\b(?:is|are|was|were)$", text, re.IGNORECASE):
         text, when = clause, None  # ``Leila's birthday is on May 9``: the time is the value
-    unmonthed = _MONTH_MAY.sub("", text)  # ``on May 9`` is a month, not a modal
-    if _LISTENER.search(text) or _SPECULATIVE.search(unmonthed) or _WILL.search(text):
+    if _LISTENER.search(text) or _SPECULATIVE.search(text) or _WILL.search(text):
         return []
     if _GROUP.search(clause) or _ASKED.search(clause):
         return []
