@@ -250,8 +250,8 @@ def _activity_subject(verb: str, obj: str) -> str:
         return gerund(_verb_base(words[1].casefold()))
     if words and words[0].casefold().endswith("ing") and len(words[0]) > 4:
         following = words[1].casefold() if len(words) > 1 else ""
-        if not following or following in _PREPOSITIONS or following in _PARTICLES:
-            return words[0].casefold()
+        if not following or following in (*_PREPOSITIONS, *_PARTICLES, "again", "more"):
+            return words[0].casefold()  # ``start painting again`` is about painting
         thing = _thing(" ".join(words[1:]))
         return thing or words[0].casefold()
     thing = _thing(obj)

@@ -112,9 +112,10 @@ def plan_readings(clause: str) -> list[_Proposal]:
     match = _PLAN.match(text)
     if match is None or _LISTENER.search(text):
         return []
-    rest = _strip_adverbs(match.group("rest"))
-    if _SPECULATIVE.search(rest) or _NEGATION.match(rest):
-        return []
+    said = match.group("rest")
+    rest = _strip_adverbs(said)
+    if _SPECULATIVE.search(rest) or _NEGATION.match(rest) or _NEGATION.match(said):
+        return []  # ``I'll never stop painting``: ``never`` is no adverb to strip here
     marker = collapse(match.group("marker")).casefold()
     team = match.group("who").casefold() == "we"
     who = "User"
