@@ -1,4 +1,4 @@
-"""Blind sets 4 to 15 (issue 12): floors under what formation reads, and the readings they added.
+"""Blind sets 4 to 16 (issue 12): floors under what formation reads, and the readings they added.
 
 Each case file was written and committed before the extractor change it guards, with invented
 text only, and scored on main first (the commit that adds the file states that figure). The
@@ -54,6 +54,11 @@ lower them to admit a regression.
   person's event, state or role (``Kenji moved to Osaka for work``), ``he``/``she``/``his``
   for the person the message named (``My uncle is Farid. He owns a small vineyard.``) and a
   definite thing's fact (``The library closes at six on weekdays``).
+* ``roles_and_titles_cases.json`` (blind set 16, 22 expected beliefs): a role named with a
+  qualifier (``My tech lead on the mobile team is Arjun``), by the household or team (``Our
+  vet is Dr. Okafor``), narrowed by a word (``My piano teacher``), after an adverb (``Yusuf is
+  actually my skip-level``) or missing from the relation table (``realtor``, ``plumber``,
+  ``lab partner``) formed no relationship.
 """
 
 from __future__ import annotations
@@ -88,8 +93,9 @@ FLOORS = {
     "company_and_plans_cases.json": 21,
     "coordination_and_captions_cases.json": 32,
     "people_and_things_cases.json": 24,
+    "roles_and_titles_cases.json": 22,
 }
-"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0 and 3 before the change each file
+"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3 and 1 before the change each file
 guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
@@ -101,6 +107,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "company_and_plans_cases.json": 22,
     "coordination_and_captions_cases.json": 34,
     "people_and_things_cases.json": 34,
+    "roles_and_titles_cases.json": 22,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from memory_core.domain import BeliefType, Polarity
 from memory_core.formation._text import split_clauses
@@ -24,7 +25,11 @@ from memory_core.formation.deterministic.rules_clauses import (
     subordinate_event,
     trailing_event,
 )
-from memory_core.formation.deterministic.rules_people import is_person_name, people_readings
+from memory_core.formation.deterministic.rules_people import (
+    is_person_name,
+    people_readings,
+    with_person_named,
+)
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.rules_team import team_change
@@ -123,6 +128,13 @@ class DeterministicExtractor:
                     continue
                 if _UNNAMED_IT.search(statement) or _UNNAMED_ANYWHERE.search(statement):
                     continue
+                if statement.startswith("User "):
+                    named = with_person_named(statement, names)
+                    if named is None:
+                        continue  # ``User sat with her.`` names no one
+                    if named != statement:
+                        statement = named
+                        reading = replace(reading, statement=named)
                 key = (
                     reading.belief_type.value,
                     reading.subject,

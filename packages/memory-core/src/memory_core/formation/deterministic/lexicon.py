@@ -26,7 +26,12 @@ _ONE_AT_A_TIME = _phrases(
     advisor, adviser, tutor, teacher, coach, personal trainer, trainer, doctor, family doctor,
     gp, pediatrician, paediatrician, therapist, physical therapist, physiotherapist, physio,
     chiropractor, psychiatrist, psychologist, counselor, counsellor, dentist, accountant,
-    lawyer, attorney, financial advisor, nanny, babysitter, landlord, landlady, vet
+    lawyer, attorney, financial advisor, nanny, babysitter, landlord, landlady, vet,
+    skip-level, product manager, project manager, product owner, program manager,
+    engineering manager, line manager, contractor, builder, plumber, electrician, mechanic,
+    realtor, real estate agent, estate agent, agent, editor, publisher, hairdresser,
+    hairstylist, stylist, barber, optometrist, dermatologist, surgeon, midwife, obstetrician,
+    social worker, caseworker, case manager, pastor, priest, rabbi, imam, instructor
     """
 )
 _SEVERAL_AT_ONCE = _phrases(
@@ -36,8 +41,11 @@ _SEVERAL_AT_ONCE = _phrases(
     son-in-law, daughter-in-law, child, kid, baby, grandson, granddaughter, grandchild, aunt,
     uncle, cousin, niece, nephew, godson, goddaughter, friend, roommate, flatmate, housemate,
     neighbor, neighbour, mentee, cofounder, co-founder, business partner, coworker, co-worker,
-    colleague, teammate, direct report, classmate, dog, cat, puppy, kitten, rabbit, bunny,
-    hamster, guinea pig, parrot, horse, tortoise, turtle
+    colleague, teammate, direct report, classmate, co-author, coauthor, collaborator,
+    lab partner, field partner, study partner, running partner, climbing partner, training
+    partner, dance partner, tennis partner, buddy, running buddy, gym buddy, workout buddy,
+    study buddy, pen pal, bandmate, labmate, officemate, dog, cat, puppy, kitten, rabbit,
+    bunny, hamster, guinea pig, parrot, horse, tortoise, turtle
     """
 )
 RELATIONS: dict[str, bool] = {
@@ -206,7 +214,7 @@ def _relation_alternation() -> str:
 _REL = _relation_alternation()
 _RELATION_MODIFIERS = (
     r"older|younger|little|big|baby|eldest|oldest|youngest|middle|new|current|lovely|wonderful"
-    r"|amazing|awesome|dear|sweet|adopted|rescue|twin"
+    r"|amazing|awesome|dear|sweet|adopted|rescue|twin|other|own"
 )
 """Words that may stand between ``my`` and a relation word (``my younger sister``); a word
 like ``old`` or ``former`` may not, since it names a past relation."""

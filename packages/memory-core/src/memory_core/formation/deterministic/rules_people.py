@@ -49,6 +49,8 @@ from memory_core.formation.deterministic.lexicon import (
     _NOT_NAME_WORDS,
     _PARTICIPLES,
     _PARTICLES,
+    _PREPOSITIONS,
+    _words,
 )
 from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
 from memory_core.text import collapse, take_time
@@ -159,12 +161,13 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     if parsed is None:
         return []
     who, subject, rest, plural = parsed
-    rest = _strip_adverbs(rest)
+    rest = _strip_adverbs(_CLEFT.sub("", rest, count=1))
     words = rest.split()
     if not words or _NEGATION.match(rest) or _NEGATED_VERB.match(rest):
         return []
     verb = words[0].casefold()
-    if verb in _NOT_THEIRS or not _is_verb(verb, plural=plural):
+    skill = verb in ("knows", "knew") and words[1:2] == ["how"]  # not a thought: a skill
+    if (verb in _NOT_THEIRS and not skill) or not _is_verb(verb, plural=plural):
         return []
     if not plural and verb in ("are", "were", "have"):
         return []  # ``My brother Tomas and my sister Priya are visiting``: one of a pair
@@ -209,6 +212,21 @@ def _refused(who: str, group: str, obj: str) -> bool:
     return not obj or evaluated or (group in _BE and not _CONTENT.match(obj))
 
 
+_CLEFT = re.compile(r"^(?:is|was)\s+the\s+(?:one|person)\s+who\s+(?=\w)", re.IGNORECASE)
+"""``She's the one who knows how the corer works``: what the person does, said as who."""
+_OBJECT_OPENER = _words("me us him her them it a an the my his their our this that some every all")
+
+
+def _contracted_aux(rest: str) -> str:
+    """What ``'s`` stands for before ``rest``: ``has`` before a participle (``She's been``,
+    ``He's saved me a fortune``), else ``is`` (``She's married``, ``He's excited about it``)."""
+    first, _, after = rest.casefold().partition(" ")
+    if first in ("been", "got") or first in _PARTICIPLES:
+        return "has"
+    regular_past = first.endswith("ed") and len(first) > 3
+    return "has" if regular_past and after.split(" ", 1)[0] in _OBJECT_OPENER else "is"
+
+
 def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
     """``(who, subject, rest, plural)``: who the clause is about as the statement writes it, its
     belief subject, the predicate, and whether it is plural; None when it is no one named."""
@@ -218,9 +236,7 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
             return None
         rest = pronoun["rest"]
         if pronoun["s"]:
-            first = rest.split(" ", 1)[0].casefold()
-            aux = "has" if first in ("been", "got") or first in _PARTICIPLES else "is"
-            rest = f"{aux} {rest}"
+            rest = f"{_contracted_aux(rest)} {rest}"
         return names[-1], _referent(names[-1]), rest, False
     owned = _POSSESSIVE.match(text)
     if owned is not None:
@@ -335,3 +351,39 @@ def _as_user(text: str) -> str:
 
 
 __all__ = ["is_person_name", "people_readings"]
+
+
+_OBJECT_PRONOUN = re.compile(r"\b(?:him|her)\b(?=\s*(?P<next>[\w'-]*))")
+_NOT_OWNED = _words(
+    """a an the some any this that these those my their our his its again too back up out off
+    down over away home today tonight yesterday tomorrow last next every each all so very"""
+)
+"""Words after ``her`` that make it an object (``gave her some flowers``), not a possessive."""
+_BARE_VERB_TAKERS = re.compile(r"\b(?:help|helped|helps|let|made|make|watched|saw|heard)\s+her$")
+
+
+def with_person_named(statement: str, names: list[str]) -> str | None:
+    """The user's statement with ``him``/``her`` as the person the message named, when it named
+    exactly one (``User sat with her.`` -> ``User sat with Rosa.``); None when the pronoun is
+    an object and the message named no one or several, since the statement then names no one.
+    ``her`` before a noun is a possessive: it becomes ``Rosa's`` or stays."""
+    people = list(dict.fromkeys(names))
+    out: list[str] = []
+    end = 0
+    for match in _OBJECT_PRONOUN.finditer(statement):
+        following = match["next"].casefold()
+        possessive = (
+            match[0] == "her"
+            and bool(following)
+            and following not in _NOT_OWNED
+            and following not in _PREPOSITIONS
+            and _BARE_VERB_TAKERS.search(statement[: match.end()]) is None
+        )
+        if len(people) != 1:
+            if not possessive:
+                return None
+            continue
+        out.append(statement[end : match.start()])
+        out.append(f"{people[0]}'s" if possessive else people[0])
+        end = match.end()
+    return "".join(out) + statement[end:] if out else statement

@@ -52,15 +52,48 @@ def _relationship_from_have(raw: str) -> _Proposal | None:
     return _p(BeliefType.RELATIONSHIP, rel, "has", _third_person_object(obj))
 
 
+_NOT_A_ROLE_MODIFIER = (
+    r"old|former|previous|late|ex|first|last|future|next|favorite|favourite|best|worst|only"
+    r"|real|actual|biological|birth|dead|deceased|dream|ideal|potential|prospective|possible"
+    r"|imaginary|fake|new"
+)
+"""Words that do not narrow a role (``my piano teacher`` does): a past, future or imagined
+relation, or a verdict on it."""
+_ROLE = (
+    r"(?:(?i:" + _RELATION_MODIFIERS + r")\s+)?"
+    r"(?:(?P<mod>(?!(?i:" + _NOT_A_ROLE_MODIFIER + r")\b)[A-Za-z][\w-]*)\s+)??"
+    r"(?P<rel>(?i:" + _REL + r"))"
+)
+"""A relation word, after a modifier that is dropped (``my younger sister``) and a word that
+narrows it, which is kept (``my piano teacher``, ``my PhD advisor``)."""
+_QUALIFIER = (
+    r"(?:\s+(?P<deictic>here|now|currently|these\s+days|at\s+work)"
+    r"|\s+(?P<qual>(?:on|at|for|from|in|with)\s+(?:the\s+|my\s+|our\s+)?[\w-]+"
+    r"(?:\s+[\w-]+){0,2}?))?"
+)
+"""Where the role holds: said of here and now (dropped), or of a team, a project or a place
+(kept: ``My tech lead on the mobile team is Arjun``)."""
 _REL_IS = re.compile(
-    r"^My\s+(?P<rel>"
-    + _REL
-    + r")(?:'s|’s)?(?:\s+name)?\s+(?:is|is\s+called|is\s+named)\s+"
+    r"^(?:My|Our)\s+"
+    + _ROLE
+    + _QUALIFIER
+    + r"(?:'s|’s)?(?:\s+name)?\s+is\s+(?:now\s+|still\s+|actually\s+)?"
+    r"(?:(?:called|named)\s+|a\s+(?:guy|man|woman|lady|girl|fellow|gal)\s+(?:called|named)\s+)?"
     + _NAME
-    + r"\s*$",
+    + r"(?:,\s+not\s+[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})?\s*$",
     re.IGNORECASE,
 )
-_IS_REL = re.compile(r"^" + _NAME + r"\s+is\s+my\s+(?P<rel>" + _REL + r")\s*$")
+"""``My tech lead on billing is Oksana``, ``Our vet is Dr. Okafor``, ``My mechanic is a guy
+called Stavros``, ``Our plumber is Dario, not Mario`` (the name corrected is not kept)."""
+_IS_REL = re.compile(
+    r"^"
+    + _NAME
+    + r"\s+is\s+"
+    + _ADVERBS
+    + r"(?i:my|our)\s+"
+    + _ROLE
+    + r"(?:\s+(?i:here|now|too))?\s*$"
+)
 _ATTRIBUTES = {
     "name": "name",
     "nickname": "nickname",
@@ -88,7 +121,15 @@ def _rule_relationship(clause: str) -> list[_Proposal]:
     name = _clean_name(match.group("name"))
     if name is None:
         return []
-    return [_named_relationship(collapse(match.group("rel")), name)]
+    groups = match.groupdict()
+    return [
+        _named_relationship(
+            collapse(match.group("rel")),
+            name,
+            narrowed_by=groups.get("mod"),
+            qualifier=collapse(groups["qual"]) if groups.get("qual") else None,
+        )
+    ]
 
 
 def _rule_attribute(clause: str) -> list[_Proposal]:
@@ -210,16 +251,23 @@ def _clean_name(raw: str) -> str | None:
     return " ".join(words)
 
 
-def _named_relationship(rel: str, name: str) -> _Proposal:
+def _named_relationship(
+    rel: str, name: str, *, narrowed_by: str | None = None, qualifier: str | None = None
+) -> _Proposal:
+    """``User's <rel> is <name>.``; a narrowing word joins the subject (``piano teacher``), a
+    qualifier the statement only (``User's tech lead on billing is Oksana.``), and a qualified
+    role accumulates: the user may have one on each team."""
     singular = _RELATION_PLURALS.get(rel.casefold(), rel.casefold())
+    role = f"{narrowed_by} {singular}" if narrowed_by else singular
+    where = f" {qualifier}" if qualifier else ""
     return _p(
         BeliefType.RELATIONSHIP,
-        singular,
+        role.casefold(),
         "",
         name,
-        exclusive=singular not in _MULTI_VALUED_RELATIONS,
-        statement=f"User's {singular} is {name}.",
-        negated=f"User's {singular} is no longer {name}.",
+        exclusive=singular not in _MULTI_VALUED_RELATIONS and qualifier is None,
+        statement=f"User's {role}{where} is {name}.",
+        negated=f"User's {role}{where} is no longer {name}.",
     )
 
 
