@@ -1,4 +1,4 @@
-"""Blind sets 4 to 16 (issue 12): floors under what formation reads, and the readings they added.
+"""Blind sets 4 to 17 (issue 12): floors under what formation reads, and the readings they added.
 
 Each case file was written and committed before the extractor change it guards, with invented
 text only, and scored on main first (the commit that adds the file states that figure). The
@@ -59,6 +59,10 @@ lower them to admit a regression.
   vet is Dr. Okafor``), narrowed by a word (``My piano teacher``), after an adverb (``Yusuf is
   actually my skip-level``) or missing from the relation table (``realtor``, ``plumber``,
   ``lab partner``) formed no relationship.
+* ``names_and_favorites_cases.json`` (blind set 17, 25 expected beliefs): a name given after
+  its bearer was introduced (``I got a puppy last week, her name is Luna``) formed no
+  relationship, and a thing among the user's favorites (``Spider-Man has always been a
+  favorite of mine``) no preference.
 """
 
 from __future__ import annotations
@@ -94,9 +98,10 @@ FLOORS = {
     "coordination_and_captions_cases.json": 32,
     "people_and_things_cases.json": 24,
     "roles_and_titles_cases.json": 22,
+    "names_and_favorites_cases.json": 25,
 }
-"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3 and 1 before the change each file
-guards."""
+"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1 and 4 before the change each
+file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
@@ -108,6 +113,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "coordination_and_captions_cases.json": 34,
     "people_and_things_cases.json": 34,
     "roles_and_titles_cases.json": 22,
+    "names_and_favorites_cases.json": 25,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 

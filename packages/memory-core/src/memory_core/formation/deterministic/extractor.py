@@ -25,6 +25,7 @@ from memory_core.formation.deterministic.rules_clauses import (
     subordinate_event,
     trailing_event,
 )
+from memory_core.formation.deterministic.rules_naming import names_given
 from memory_core.formation.deterministic.rules_people import (
     is_person_name,
     people_readings,
@@ -154,6 +155,7 @@ class DeterministicExtractor:
                 continue
             for sentence in _sentence_parts(whole):
                 previous = self._read_sentence(sentence, previous, names, emit)
+        emit([(p, Polarity.ASSERT) for p in names_given(" ".join(turn.sentences))])
         if not out and turn.prompt and turn.sentences:
             out = [
                 _candidate(_reading(p, Polarity.ASSERT), turn)

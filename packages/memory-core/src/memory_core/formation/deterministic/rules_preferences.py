@@ -56,6 +56,7 @@ _ATTITUDE_PREDICATES = {
 }
 _FAVORITE = re.compile(
     r"^(?:My|Our)\s+(?:absolute\s+|all-time\s+)?(?P<word>favou?rite)\s+(?P<cat>[\w\s-]{1,30}?)"
+    r"(?:\s+(?:right\s+now|these\s+days|at\s+the\s+moment|lately|currently|of\s+all\s+time))?"
     r"\s+(?:is|are)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )

@@ -47,11 +47,16 @@ _MATTERS = re.compile(
     r"(?:a\s+lot|so\s+much|the\s+world|everything|a\s+great\s+deal)\s+to\s+me"
     r"|(?:has|have|had|holds?|held)\s+(?:a\s+lot\s+of|so\s+much|(?:a\s+)?(?:great|special|real))"
     r"\s+(?:significance|meaning)\s+(?:for|to)\s+me"
-    r"|(?:is|are|was|were)\s+(?:one\s+of\s+)?my\s+(?:all-time\s+)?(?:favorite|favourite)s?"
-    r"(?:\s+[\w'-]+){0,4}"
+    r"|(?P<be>is|are|was|were|(?:has|have)\s+(?:always\s+)?(?:been|become))\s+"
+    r"(?:(?:one\s+of\s+)?my\s+(?:all-time\s+)?(?:favorite|favourite)s?(?:\s+(?!too\b)[\w'-]+){0,4}"
+    r"|an?\s+(?:(?:big|real|new|huge|personal|firm|family|definite)\s+)?(?:favorite|favourite)"
+    r"\s+of\s+mine)"
     r")\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
+_FAVORITE_OF_MINE = re.compile(r"\ban?\s+(?:\w+\s+)?favou?rite\s+of\s+mine$", re.IGNORECASE)
+_TITLE_CASE = re.compile(r"^(?:The\s+)?[A-Z][\w'-]*(?:\s+(?:of|the|and|a|in|on|[A-Z][\w'-]*))+$")
+"""``The Lord of the Rings``: every word capitalised but the small ones."""
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|her|he|she)\b", re.IGNORECASE)
 _NOT_A_THING = frozenset(
@@ -108,6 +113,13 @@ def _rule_matters(clause: str) -> list[_Proposal]:
         return []
     predicate = re.sub(r"\bme$", "User", collapse(match.group("pred")), flags=re.IGNORECASE)
     predicate = re.sub(r"\bmy\b", "User's", predicate, flags=re.IGNORECASE)
+    if match.group("be"):
+        # ``Pho has become a new favorite of mine`` -> ``Pho is a favorite of User's.``
+        be = "are" if match.group("be").casefold().startswith(("are", "have")) else "is"
+        predicate = _FAVORITE_OF_MINE.sub("a favorite of User's", predicate)
+        predicate = re.sub(r"^(?:has|have)\s+(?:always\s+)?(?:been|become)", be, predicate)
+    if _TITLE_CASE.match(thing):
+        subject = re.sub(r"^the\s+", "", thing.casefold())  # a title is named whole
     statement = f"{thing} {predicate}."
     return [_p(BeliefType.PREFERENCE, subject, "", thing, exclusive=False, statement=statement)]
 
