@@ -1,4 +1,4 @@
-"""Blind sets 4 to 17 (issue 12): floors under what formation reads, and the readings they added.
+"""Blind sets 4 to 18 (issue 12): floors under what formation reads, and the readings they added.
 
 Each case file was written and committed before the extractor change it guards, with invented
 text only, and scored on main first (the commit that adds the file states that figure). The
@@ -63,6 +63,9 @@ lower them to admit a regression.
   its bearer was introduced (``I got a puppy last week, her name is Luna``) formed no
   relationship, and a thing among the user's favorites (``Spider-Man has always been a
   favorite of mine``) no preference.
+* ``effects_and_routines_cases.json`` (blind set 18, 21 expected beliefs): what things do to
+  the user (``Loud restaurants give me a headache``, ``Cold weather makes my joints ache``)
+  and how their times of day go (``Evenings are quiet around here``) formed nothing.
 """
 
 from __future__ import annotations
@@ -99,9 +102,10 @@ FLOORS = {
     "people_and_things_cases.json": 24,
     "roles_and_titles_cases.json": 22,
     "names_and_favorites_cases.json": 25,
+    "effects_and_routines_cases.json": 21,
 }
-"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1 and 4 before the change each
-file guards."""
+"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1, 4 and 0 before the change
+each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
@@ -114,6 +118,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "people_and_things_cases.json": 34,
     "roles_and_titles_cases.json": 22,
     "names_and_favorites_cases.json": 25,
+    "effects_and_routines_cases.json": 21,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 

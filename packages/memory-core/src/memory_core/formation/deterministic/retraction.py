@@ -16,6 +16,7 @@ from memory_core.formation.deterministic.phrases import (
     _usable,
     head_phrase,
 )
+from memory_core.formation.deterministic.rules_effects import _rule_affects, _rule_times_of_day
 from memory_core.formation.deterministic.rules_preferences import (
     _rule_have,
     _rule_it_when,
@@ -63,6 +64,8 @@ _POSITIVE_RULES: tuple[_Rule, ...] = (
     _rule_matters_to_do,
     _rule_finds,
     _rule_helps,
+    _rule_affects,
+    _rule_times_of_day,
     _rule_speaks,
     _rule_drawn,
     _rule_whereabouts,
