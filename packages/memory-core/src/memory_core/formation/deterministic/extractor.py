@@ -25,6 +25,7 @@ from memory_core.formation.deterministic.rules_clauses import (
     subordinate_event,
     trailing_event,
 )
+from memory_core.formation.deterministic.rules_identity import resolved_identity
 from memory_core.formation.deterministic.rules_naming import names_given
 from memory_core.formation.deterministic.rules_people import (
     is_person_name,
@@ -191,7 +192,11 @@ class DeterministicExtractor:
                 text = _supply_subject(text)
             for act, proposals in _read_acts(text) if text else []:
                 if not proposals and previous:
-                    resolved = _resolve_pronoun(act, previous) or resolved_evaluation(act, previous)
+                    resolved = (
+                        _resolve_pronoun(act, previous)
+                        or resolved_evaluation(act, previous)
+                        or resolved_identity(act, previous)
+                    )
                     proposals = [(p, Polarity.ASSERT) for p in resolved]
                 event = None if proposals else trailing_event(act) or relative_event(act)
                 if event is not None:
