@@ -87,7 +87,8 @@ from memory_core.formation import (
     screen_turn,
     sentence_forms_nothing,
 )
-from memory_core.formation.deterministic.conversation import _is_list_tail, _verb_base
+from memory_core.formation.deterministic.conversation import _verb_base
+from memory_core.formation.deterministic.phrases import _is_list_tail
 
 HERE = Path(__file__).parent
 

@@ -19,6 +19,8 @@ from memory_core.formation.deterministic.lexicon import (
     _VAGUE_HEADS,
 )
 from memory_core.formation.deterministic.phrases import (
+    _APPOSITIVE_NAME,
+    _is_list_tail,
     _p,
     _Proposal,
     _third_person_object,
@@ -78,16 +80,6 @@ _OBJECT_BOUNDARIES = frozenset(
     {"with", "because", "and", "but", "which", "who", "that", "when", "where", "while", "so"}
 )
 _SUBJECT_PRONOUNS = frozenset({"they", "he", "she", "we"})
-_LAST_ITEM = re.compile(r"(?:^|\s)(?:and|or)\s+[^,]+$")
-
-
-def _is_list_tail(tail: str) -> bool:
-    """Whether ``tail``, the rest of an object after its first comma, ends a list (``reading,
-    and hiking``; ``painting and reading``): a list keeps every item, any other comma ends the
-    object (``such a relief to have it all done`` is not part of it). Read segment by segment,
-    never by one backtracking pattern: a long comma list without ``and`` must stay linear."""
-    segments = tail.split(",")
-    return all(segments) and _LAST_ITEM.search(segments[-1]) is not None
 
 
 def _object(text: str, *, team: bool) -> str:
@@ -96,7 +88,7 @@ def _object(text: str, *, team: bool) -> str:
         out = pattern.sub(replacement, out)
     out = _NEW_CLAUSE.split(out, maxsplit=1)[0]
     head, comma, tail = out.partition(", ")
-    if comma and not _is_list_tail(tail):
+    if comma and not _is_list_tail(tail) and not _APPOSITIVE_NAME.match(tail):
         out = head
     out = re.sub(r"\s+(?:lately|recently|these\s+days|nowadays)\b", "", out, flags=re.I)
     out = re.sub(r"(?:,?\s+(?:lol|haha|ha|tbh|btw|though|too|now|already))+$", "", out)
@@ -296,8 +288,11 @@ def _strip_adverbs(text: str) -> str:
     while words:
         lower = words[0].casefold().strip(",")
         heuristic = lower.endswith("ly") and words[0][:1].islower() and lower not in _NOT_ADVERBS
+        kinds = len(words) > 2 and words[2].casefold() == "of"
         if lower in ("kind", "sort") and len(words) > 1 and words[1].casefold() == "of":
             words = words[2:]
+        elif lower == "all" and kinds and words[1].casefold() in ("kinds", "sorts", "types"):
+            break  # ``all kinds of hurdles`` is the object, not an adverb before it
         elif lower in _ADVERB_WORDS or heuristic:
             words = words[1:]
         else:

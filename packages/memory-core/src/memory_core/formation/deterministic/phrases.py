@@ -112,6 +112,23 @@ def _clean_object(phrase: str, *, cut: re.Pattern[str] = _OBJECT_CUT) -> str:
     return text
 
 
+_LAST_ITEM = re.compile(r"(?:^|\s)(?:and|or)\s+[^,]+$")
+
+
+_APPOSITIVE_NAME = re.compile(r"^[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}[.!]?$")
+"""The rest of an object after its comma when it only names what precedes it (``my home
+country, Sweden``): an apposition, kept."""
+
+
+def _is_list_tail(tail: str) -> bool:
+    """Whether ``tail``, the rest of an object after its first comma, ends a list (``reading,
+    and hiking``; ``painting and reading``): a list keeps every item, any other comma ends the
+    object (``such a relief to have it all done`` is not part of it). Read segment by segment,
+    never by one backtracking pattern: a long comma list without ``and`` must stay linear."""
+    segments = tail.split(",")
+    return all(segments) and _LAST_ITEM.search(segments[-1]) is not None
+
+
 def _named(obj: str, clause: str) -> bool:
     """True when ``obj`` reads as a proper name: capitalized (after a leading ``the``: ``the
     Museum of Flight``), or written by someone who capitalizes nothing, not even "I" (``i live

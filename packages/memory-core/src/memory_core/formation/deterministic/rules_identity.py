@@ -29,12 +29,24 @@ _IDENTITY = re.compile(
 )
 _REMARKS = _words(
     """shame pity deal date must blast relief joke mess nightmare dream win pleasure start
-    thing story lot bit way sign gift miracle challenge process journey struggle game changer
+    thing story lot bit way sign miracle challenge process journey struggle game changer
     game-changer lifesaver reminder nudge testament mix part piece step honor honour privilege
-    chance bummer drag hit wrap wrap-up keeper classic favorite favourite winner success"""
+    chance bummer drag hit wrap wrap-up keeper classic favorite favourite winner success
+    treasure gem"""
 )
 """Heads of what ``it's a ...`` says of a situation (``It's a shame``, ``It was a blast``)."""
 _MAX_WORDS = 12
+
+
+def is_remark(np: str) -> bool:
+    """True when ``a ...`` says nothing of what a thing is: a remark on a situation (``a
+    shame``, ``a real treasure``), an evaluation (``a great day``), a negation, or too long."""
+    words = [w.strip(",").casefold() for w in np.split()]
+    return (
+        _NEGATED.search(np) is not None
+        or len(words) > _MAX_WORDS
+        or any(w in _EVALUATIVE or w in _REMARKS for w in words[1:3])
+    )
 
 
 def resolved_identity(clause: str, previous: Sequence[_Proposal]) -> list[_Proposal]:
@@ -44,13 +56,7 @@ def resolved_identity(clause: str, previous: Sequence[_Proposal]) -> list[_Propo
     if match is None or not previous or _LISTENER.search(clause) or _SPECULATIVE.search(clause):
         return []
     np = collapse(match["np"])
-    words = [w.strip(",").casefold() for w in np.split()]
-    if (
-        _NEGATED.search(np)
-        or len(words) > _MAX_WORDS
-        or any(w in _EVALUATIVE for w in words[1:3])
-        or any(w in _REMARKS for w in words[1:3])
-    ):
+    if is_remark(np):
         return []
     thing = _antecedent_thing(previous[-1])
     if thing is None:

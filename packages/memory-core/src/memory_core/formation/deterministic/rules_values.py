@@ -32,6 +32,8 @@ from memory_core.formation.deterministic.conversation import (
     _proposal,
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
+from memory_core.formation.deterministic.rules_identity import is_remark
+from memory_core.formation.deterministic.rules_people import _as_user
 from memory_core.text import collapse, gerund, take_time
 
 _INTENSIFIER = (
@@ -48,7 +50,8 @@ _MATTERS = re.compile(
     r"|(?:has|have|had|holds?|held)\s+(?:a\s+lot\s+of|so\s+much|(?:a\s+)?(?:great|special|real))"
     r"\s+(?:significance|meaning)\s+(?:for|to)\s+me"
     r"|(?P<be>is|are|was|were|(?:has|have)\s+(?:always\s+)?(?:been|become))\s+"
-    r"(?:(?:one\s+of\s+)?my\s+(?:all-time\s+)?(?:favorite|favourite)s?(?:\s+(?!too\b)[\w'-]+){0,4}"
+    r"(?:(?:one\s+of\s+)?my\s+(?:all-time\s+)?(?:favorite|favourite|fave|fav)s?"
+    r"(?:\s+(?!too\b)[\w'-]+){0,4}"
     r"|an?\s+(?:(?:big|real|new|huge|personal|firm|family|definite)\s+)?(?:favorite|favourite)"
     r"\s+of\s+mine)"
     r")\b(?P<rest>.*)$",
@@ -57,6 +60,8 @@ _MATTERS = re.compile(
 _FAVORITE_OF_MINE = re.compile(r"\ban?\s+(?:\w+\s+)?favou?rite\s+of\s+mine$", re.IGNORECASE)
 _TITLE_CASE = re.compile(r"^(?:The\s+)?[A-Z][\w'-]*(?:\s+(?:of|the|and|a|in|on|[A-Z][\w'-]*))+$")
 """``The Lord of the Rings``: every word capitalised but the small ones."""
+_FAVE = re.compile(r"\bfaves?\b|\bfavs?\b", re.IGNORECASE)
+_DASH_IDENTITY = re.compile(r"^\s*[-–—]\s+(?P<np>(?:a|an)\s+[^-–—]+?)\s*[.!]?$", re.IGNORECASE)
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|her|he|she)\b", re.IGNORECASE)
 _NOT_A_THING = frozenset(
@@ -118,10 +123,30 @@ def _rule_matters(clause: str) -> list[_Proposal]:
         be = "are" if match.group("be").casefold().startswith(("are", "have")) else "is"
         predicate = _FAVORITE_OF_MINE.sub("a favorite of User's", predicate)
         predicate = re.sub(r"^(?:has|have)\s+(?:always\s+)?(?:been|become)", be, predicate)
+    predicate = _FAVE.sub(
+        lambda fave: "favorites" if fave[0].endswith("s") else "favorite", predicate
+    )
     if _TITLE_CASE.match(thing):
         subject = re.sub(r"^the\s+", "", thing.casefold())  # a title is named whole
     statement = f"{thing} {predicate}."
-    return [_p(BeliefType.PREFERENCE, subject, "", thing, exclusive=False, statement=statement)]
+    proposals = [
+        _p(BeliefType.PREFERENCE, subject, "", thing, exclusive=False, statement=statement)
+    ]
+    elaboration = _DASH_IDENTITY.match(match.group("rest"))
+    if elaboration is not None and not is_remark(elaboration["np"]):
+        # ``This quilt is special to me - a gift from my aunt``: what the quilt is.
+        what = _object(_as_user(elaboration["np"]), team=False)
+        proposals.append(
+            _p(
+                BeliefType.FACT,
+                subject,
+                "is",
+                what,
+                exclusive=False,
+                statement=f"{thing} is {what}.",
+            )
+        )
+    return proposals
 
 
 def _thing_phrase(raw: str) -> str | None:
