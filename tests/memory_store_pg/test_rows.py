@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from memory_core import Authority, Belief, BeliefStatus, BeliefType, Polarity
+from memory_store_pg import _rows
 from memory_store_pg._rows import (
+    PG_EPOCH,
     BeliefReader,
     belief_from_row,
     belief_values,
@@ -105,6 +107,26 @@ def test_rows_read_by_position_equal_rows_read_by_name(zone: timezone, shift: in
     assert [b.model_dump() for b in read] == [b.model_dump() for b in beliefs]
     instants = [getattr(b, name) for b in read for name in Belief.model_fields]
     assert all(value.tzinfo is UTC for value in instants if isinstance(value, datetime))
+
+
+def _micros(instant: datetime) -> int:
+    """``instant`` as a binary ``timestamptz`` read raw: microseconds since PostgreSQL's epoch."""
+    return (instant - PG_EPOCH) // timedelta(microseconds=1)
+
+
+def test_raw_instants_read_as_their_instants_past_the_memo_size() -> None:
+    count = _rows.INSTANT_MEMO_SIZE + 3
+    beliefs = [_belief(id=f"b-{n:07d}", created_at=T0 + timedelta(seconds=n)) for n in range(count)]
+    mappings = [_row(b) for b in beliefs]
+    columns = list(mappings[0])
+    rows = [
+        tuple(_micros(v) if isinstance(v, datetime) else v for v in m.values()) for m in mappings
+    ]
+    assert beliefs_from_rows(columns, rows) == beliefs
+    assert len(_rows._instants) <= _rows.INSTANT_MEMO_SIZE
+    again = beliefs_from_rows(columns, rows[-1:])[0]
+    assert again.created_at == beliefs[-1].created_at
+    assert again.created_at.tzinfo is UTC
 
 
 def test_rows_missing_a_belief_column_are_refused() -> None:

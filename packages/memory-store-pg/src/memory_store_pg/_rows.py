@@ -122,12 +122,35 @@ PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 """PostgreSQL's epoch: a ``timestamptz`` in binary format is the microseconds since it."""
 
 
+INSTANT_MEMO_SIZE = 4096
+"""Raw instants remembered as their ``datetime`` (see :func:`_instant`); past it the memo is
+emptied."""
+
+_instants: dict[int, datetime] = {}
+
+
+def _instant(micros: int) -> datetime:
+    """The UTC instant ``micros`` microseconds after :data:`PG_EPOCH`, remembered.
+
+    A belief's timestamps mostly hold one instant (created, updated, valid from, last
+    evidenced at once), and the beliefs one write formed share it, so a read meets the same
+    few values over and over; building a ``datetime`` costs several times a lookup. A
+    ``datetime`` is immutable, so records sharing one cannot tell.
+    """
+    found = _instants.get(micros)
+    if found is None:
+        if len(_instants) >= INSTANT_MEMO_SIZE:
+            _instants.clear()
+        found = _instants[micros] = PG_EPOCH + timedelta(microseconds=micros)
+    return found
+
+
 def _utc(value: datetime | int) -> datetime:
     """An instant read from a row, in UTC: a ``datetime`` (in the session's zone), or the
     ``int`` microseconds since :data:`PG_EPOCH` of a binary ``timestamptz`` read raw (see
     ``_engine.driver_execute``); the same instant either way."""
     if type(value) is int:
-        return PG_EPOCH + timedelta(microseconds=value)
+        return _instant(value)
     assert isinstance(value, datetime)
     return value if value.tzinfo is UTC else value.astimezone(UTC)
 
@@ -250,8 +273,8 @@ class BeliefReader:
 
 
 _ID_AT = _BELIEF_FIELDS.index("id")
-_CONVERSIONS: tuple[tuple[int, str, Callable[[Any], Any]], ...] = tuple(
-    (_BELIEF_FIELDS.index(name), name, read) for name, read in _BELIEF_READERS
+_CONVERSIONS: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple(
+    (_BELIEF_FIELDS.index(name), read) for name, read in _BELIEF_READERS
 )
 
 
@@ -267,21 +290,25 @@ def _field_picker(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], tuple[A
 
 def _belief_of(values: tuple[Any, ...]) -> Belief:
     """The record of a row's belief field values (in field order), converted."""
-    data = dict(zip(_BELIEF_FIELDS, values, strict=True))
-    for index, name, convert in _CONVERSIONS:
-        value = values[index]
+    converted = list(values)
+    for index, convert in _CONVERSIONS:
+        value = converted[index]
         if value is not None:
-            data[name] = convert(value)
-    return _assembled(data)
+            converted[index] = convert(value)
+    return _assembled(dict(zip(_BELIEF_FIELDS, converted, strict=True)))
+
+
+_new_belief = Belief.__new__
+_set_slot = object.__setattr__
 
 
 def _assembled(data: dict[str, Any]) -> Belief:
     """A ``Belief`` holding ``data`` (every field, converted) as ``model_construct`` would."""
-    belief = Belief.__new__(Belief)
-    object.__setattr__(belief, "__dict__", data)
-    object.__setattr__(belief, "__pydantic_fields_set__", set(data))
-    object.__setattr__(belief, "__pydantic_extra__", None)
-    object.__setattr__(belief, "__pydantic_private__", None)
+    belief = _new_belief(Belief)
+    _set_slot(belief, "__dict__", data)
+    _set_slot(belief, "__pydantic_fields_set__", set(data))
+    _set_slot(belief, "__pydantic_extra__", None)
+    _set_slot(belief, "__pydantic_private__", None)
     return belief
 
 
