@@ -350,9 +350,6 @@ def _as_user(text: str) -> str:
     return collapse(text)
 
 
-__all__ = ["is_person_name", "people_readings"]
-
-
 _OBJECT_PRONOUN = re.compile(r"\b(?:him|her)\b(?=\s*(?P<next>[\w'-]*))")
 _NOT_OWNED = _words(
     """a an the some any this that these those my their our his its again too back up out off
@@ -387,3 +384,6 @@ def with_person_named(statement: str, names: list[str]) -> str | None:
         out.append(f"{people[0]}'s" if possessive else people[0])
         end = match.end()
     return "".join(out) + statement[end:] if out else statement
+
+
+__all__ = ["is_person_name", "people_readings", "with_person_named"]
