@@ -58,6 +58,7 @@ Overlay = Mapping[str, Any]
 
 SHIPPED_PROFILES = load_profiles()
 SHIPPED_PLAN = load_context_plan()
+_FUSION_K = SHIPPED_PROFILES.retrieval.reciprocal_rank_fusion_k
 
 KNOBS: dict[str, tuple[Overlay | None, Overlay | None]] = {
     # case id: (memory-profile overlay, context-plan overlay), each moved from its shipped value
@@ -69,7 +70,17 @@ KNOBS: dict[str, tuple[Overlay | None, Overlay | None]] = {
         None,
         {"snapshot": {"max_items": max(1, SHIPPED_PLAN.snapshot.max_items // 3)}},
     ),
-    "reciprocal_rank_fusion_k_one": ({"retrieval": {"reciprocal_rank_fusion_k": 1}}, None),
+    # The fusion constant both ways. At k = 1 every ranking-sensitive row happens to equal the
+    # shipped constant's since the effects rule's beliefs joined the corpus run (k = 2 moves
+    # six), so a constant a tenth and one ten times the shipped one must each move the baseline.
+    "reciprocal_rank_fusion_k_a_tenth": (
+        {"retrieval": {"reciprocal_rank_fusion_k": _FUSION_K // 10}},
+        None,
+    ),
+    "reciprocal_rank_fusion_k_tenfold": (
+        {"retrieval": {"reciprocal_rank_fusion_k": _FUSION_K * 10}},
+        None,
+    ),
 }
 
 
