@@ -15,6 +15,7 @@ from memory_core import Trust
 from memory_core.formation import HazardKind, find_hazards, is_hazardous, screen_turn
 from memory_core.formation._text import split_sentences
 from memory_core.formation.hazards import luhn_valid, shannon_entropy
+from memory_core.formation.hazards._secrets import _FUNCTION_WORDS as STATE_WORDS
 
 ALNUM = string.ascii_letters + string.digits
 UPPER_DIGITS = string.ascii_uppercase + string.digits
@@ -66,9 +67,10 @@ SECRET_SHAPES: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "env_secret_assignment": _text(B64, 40).map(
         lambda v: (f"Set AWS_SECRET_ACCESS_KEY={v} in the runner.", v)
     ),
-    "stated_password": _text(ALNUM + "#%", 8, 16).map(
-        lambda v: (f"My password for the VPN is {v} by the way.", v)
-    ),
+    # A drawn word the screen reads as the password's state (``is COMPROMISED``) is no value.
+    "stated_password": _text(ALNUM + "#%", 8, 16)
+    .filter(lambda v: v.casefold() not in STATE_WORDS)
+    .map(lambda v: (f"My password for the VPN is {v} by the way.", v)),
     "bearer_token": _text(B64URL, 24, 48).map(
         lambda v: (f"Send the header Authorization: Bearer {v} with each call.", v)
     ),
