@@ -24,6 +24,7 @@ from memory_core.formation.deterministic.phrases import (
     _p,
     _Proposal,
     _third_person_object,
+    bare_thing,
     head_phrase,
 )
 from memory_core.text import (
@@ -193,7 +194,7 @@ def _thing(obj: str) -> str:
         return _thing(after.group("np")) if after else ""
     if not head or first in _PRONOUN_OBJECTS or first in _TIME_HEADS:
         return ""
-    return head.strip("\"'“”")
+    return bare_thing(head.strip("\"'“”"))
 
 
 _SPENT_TIME = re.compile(

@@ -314,3 +314,13 @@ _TIME_HEADS = _words(
     saturday saturdays sunday sundays weekend weekends morning mornings evening evenings night
     nights week weeks month months year years today tonight"""
 )
+
+_VERDICTS = _words(
+    """great amazing awesome wonderful fantastic incredible lovely nice good cool beautiful
+    perfect terrific fabulous brilliant excellent epic fun super"""
+)
+"""Adjectives that judge a thing rather than name it: no part of its subject."""
+_WHERE_AND_WHEN = _words(
+    "downtown uptown today yesterday tonight again together alone abroad outside nearby"
+)
+"""Adverbs after a thing that say where or when, not which thing."""

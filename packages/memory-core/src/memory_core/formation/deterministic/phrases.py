@@ -11,6 +11,8 @@ from memory_core.formation.deterministic.lexicon import (
     _DETERMINERS,
     _HEAD_STOP,
     _PRONOUN_OBJECTS,
+    _VERDICTS,
+    _WHERE_AND_WHEN,
 )
 from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
 from memory_core.text import SUBJECT_FACETS, TimePhrase, collapse, indefinite_article
@@ -35,6 +37,17 @@ def head_phrase(phrase: str) -> str:
     head = head.strip(" ,.;:!?'\"")
     words = head.split()
     return " ".join(words[:5]).casefold()
+
+
+def bare_thing(head: str) -> str:
+    """A head phrase without the verdict on the thing nor where or when it was (``great
+    podcast`` -> ``podcast``, ``play downtown`` -> ``play``); a lone word stays."""
+    words = head.split()
+    while len(words) > 1 and words[0] in _VERDICTS:
+        words = words[1:]
+    while len(words) > 1 and words[-1] in _WHERE_AND_WHEN:
+        words = words[:-1]
+    return " ".join(words)
 
 
 def _facet(phrase: str) -> str | None:
