@@ -67,9 +67,9 @@ lower them to admit a regression.
   the user (``Loud restaurants give me a headache``, ``Cold weather makes my joints ache``)
   and how their times of day go (``Evenings are quiet around here``) formed nothing.
 * ``what_it_is_cases.json`` (blind set 19, 42 expected beliefs): ``It's a X`` after the clause
-  that named the thing (``I bought a new bike. It's a Trek hybrid.``) formed nothing. Its four
-  misses: ``found`` is no act whose object ``it`` names (and its event is filed under ``great
-  podcast``), and ``I saw a play downtown`` files both beliefs under ``play downtown``.
+  that named the thing (``I bought a new bike. It's a Trek hybrid.``) formed nothing. Its two
+  misses: ``found`` is no act whose object ``it`` names (``I found a great podcast. It's a
+  weekly show ...``).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ HERE = Path(__file__).parent
 
 FLOORS = {
     "hedge_and_name_cases.json": 6,
-    "reported_and_embedded_cases.json": 17,
+    "reported_and_embedded_cases.json": 18,
     "states_and_fragments_cases.json": 15,
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 21,
@@ -108,7 +108,7 @@ FLOORS = {
     "roles_and_titles_cases.json": 22,
     "names_and_favorites_cases.json": 25,
     "effects_and_routines_cases.json": 21,
-    "what_it_is_cases.json": 38,
+    "what_it_is_cases.json": 40,
 }
 """Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1, 4, 0 and 19 before the
 change each file guards."""
