@@ -10,6 +10,7 @@ nothing introduced before it names no one.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from memory_core.formation.deterministic.lexicon import (
     _REL,
@@ -37,6 +38,9 @@ _USERS = re.compile(
     re.IGNORECASE,
 )
 """Before ``a``/``two``: the user's clause (``I got``, ``and we adopted``) or a gift to them."""
+_OWNER_WINDOW = 160
+"""Characters before the bearer read for whose it is: its own clause, never the whole message
+(each naming reads a bounded window, so a long message stays linear)."""
 _SINGULAR = {"puppies": "puppy", "kittens": "kitten", "bunnies": "bunny"}
 
 
@@ -50,15 +54,17 @@ def _singular(rel: str) -> str:
 
 def names_given(text: str) -> list[_Proposal]:
     """The relationships a message names after introducing their bearer (see the module)."""
+    introduced = list(_INTRODUCED.finditer(text))
+    starts = [found.start() for found in introduced]
     out: list[_Proposal] = []
     for naming in _NAMING.finditer(text):
-        before = text[: naming.start()]
-        introduced = list(_INTRODUCED.finditer(before))
-        if not introduced or "?" in text[naming.start() : naming.end() + 1]:
+        before = bisect_right(starts, naming.start())
+        if not before or "?" in text[naming.start() : naming.end() + 1]:
             continue
-        last = introduced[-1]
+        last = introduced[before - 1]
         owned = last["det"].casefold() in ("my", "our")
-        if not owned and _USERS.search(before[: last.start()]) is None:
+        window = text[max(0, last.start() - _OWNER_WINDOW) : last.start()]
+        if not owned and _USERS.search(window) is None:
             continue  # ``My neighbor got a puppy``: the neighbour's
         rel = _singular(last["rel"])
         for raw in re.split(r"\s*(?:,|\band\b|&)\s*", naming["names"]):

@@ -61,7 +61,9 @@ _FAVORITE_OF_MINE = re.compile(r"\ban?\s+(?:\w+\s+)?favou?rite\s+of\s+mine$", re
 _TITLE_CASE = re.compile(r"^(?:The\s+)?[A-Z][\w'-]*(?:\s+(?:of|the|and|a|in|on|[A-Z][\w'-]*))+$")
 """``The Lord of the Rings``: every word capitalised but the small ones."""
 _FAVE = re.compile(r"\bfaves?\b|\bfavs?\b", re.IGNORECASE)
-_DASH_IDENTITY = re.compile(r"^\s*[-–—]\s+(?P<np>(?:a|an)\s+[^-–—]+?)\s*[.!]?$", re.IGNORECASE)
+_DASH_IDENTITY = re.compile(
+    r"^\s*[-–—]\s+(?P<np>(?:a|an)\s+(?:(?!\s[-–—]\s).)+?)\s*[.!]?$", re.IGNORECASE
+)
 _DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|her|he|she)\b", re.IGNORECASE)
 _NOT_A_THING = frozenset(
