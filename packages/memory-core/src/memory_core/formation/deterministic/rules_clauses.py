@@ -184,7 +184,7 @@ _EXPERIENCE_VERBS = _words(
     played ran hiked went did hosted organized organised bought built painted wrote designed
     opened signed booked stayed explored climbed toured celebrated completed entered performed
     learned began rewatched reread discovered got rode swam danced sang drew knitted sewed
-    planted camped traveled travelled flew drove walked rented adopted ordered has owns uses
+    planted camped traveled travelled flew drove walked rented adopted ordered heard has owns uses
     drives"""
 )
 """Acts whose object is what a following ``it`` evaluates (``I took a class. It was fun.``);
