@@ -272,6 +272,50 @@ def reciprocal_rank_fusion(
     return {identifier: value / len(rankings) for identifier, value in fused.items()}
 
 
+def fused_matches(
+    candidates: Sequence[_P],
+    arms: Mapping[str, Sequence[_P] | None],
+    *,
+    k: int,
+    scores: Mapping[str, Mapping[str, float]] | None = None,
+) -> list[float]:
+    """Each candidate's :func:`reciprocal_rank_fusion` value, in candidate order, from the
+    arms' rankings of the candidates alone (0.0 for a candidate no arm ranks).
+
+    ``arms`` maps an arm name to its rows in its own order (a row that is not a candidate
+    is not ranked) or to ``None`` for the arm that ranks every candidate in the candidates'
+    own order (they are given newest first: the recency arm's vote). The votes are the same
+    and are added per candidate in the same order (arm name order), so each value is the one
+    ``reciprocal_rank_fusion`` gives, without building an id ranking per arm.
+
+    Raises:
+        ValueError: ``k`` is below 1.
+    """
+    if k < 1:
+        raise ValueError(f"reciprocal_rank_fusion_k must be >= 1, got {k}")
+    scored = scores or {}
+    place = {row.id: index for index, row in enumerate(candidates)}
+    totals = [0.0] * len(candidates)
+    for arm in sorted(arms):
+        rows = arms[arm]
+        if rows is None:
+            indexes: Sequence[int] = range(len(candidates))
+        else:
+            indexes = [place[row.id] for row in rows if row.id in place]
+        arm_scores = scored.get(arm)
+        if arm_scores is None:
+            for rank, index in enumerate(indexes, start=1):
+                totals[index] += (k + 1) / (k + rank)
+            continue
+        top = max(arm_scores.values(), default=0.0)
+        for index in indexes:
+            totals[index] += arm_scores.get(candidates[index].id, 0.0) / top if top > 0 else 1.0
+    if not arms:
+        return totals
+    count = len(arms)
+    return [total / count for total in totals]
+
+
 def reinforce_value(evidence_count: int, age_days: int = 0, tau_days: float = math.inf) -> float:
     """``min(1, log1p(evidence_count) / log1p(10)) * exp(-age_days / tau_days)``."""
     saturation = _saturation(evidence_count)
@@ -743,6 +787,7 @@ __all__ = [
     "collapse_duplicate_rows",
     "collapse_duplicates",
     "evidence_age_days",
+    "fused_matches",
     "has_near_duplicate",
     "is_durable",
     "is_primed",
