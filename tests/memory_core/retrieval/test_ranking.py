@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import random
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from memory_core.retrieval.ranking import (
     authority_value,
     cap_per_subject,
     collapse_duplicates,
+    fused_matches,
     is_durable,
     is_primed,
     length_norm,
@@ -73,6 +76,36 @@ def test_rrf_is_independent_of_arm_insertion_order() -> None:
     one = reciprocal_rank_fusion({"a": ["x", "y"], "b": ["y"]}, k=60)
     two = reciprocal_rank_fusion({"b": ["y"], "a": ["x", "y"]}, k=60)
     assert one == two
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    id: str
+    store_position: int
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fused_matches_are_the_rrf_values_of_the_candidates(seed: int) -> None:
+    rng = random.Random(seed)
+    candidates = [_Ranked(f"c{n}", 100 - n) for n in range(rng.randint(0, 12))]
+    others = [_Ranked(f"o{n}", 200 + n) for n in range(3)]  # ranked by an arm, not candidates
+    arms: dict[str, list[_Ranked] | None] = {"recency": None}
+    for name in rng.sample(["lexical", "period", "person", "subject"], rng.randint(0, 4)):
+        arms[name] = rng.sample(candidates + others, rng.randint(0, len(candidates)))
+    scores = {
+        name: {row.id: rng.choice([0.0, rng.random()]) for row in rows}
+        for name, rows in arms.items()
+        if rows is not None and name in ("lexical", "period")
+    }
+    k = rng.randint(1, 80)
+    rankings = {
+        name: [r.id for r in (candidates if rows is None else rows) if r in candidates]
+        for name, rows in arms.items()
+    }
+    fused = reciprocal_rank_fusion(rankings, k=k, scores=scores)
+    assert fused_matches(candidates, arms, k=k, scores=scores) == [
+        fused.get(row.id, 0.0) for row in candidates
+    ]
 
 
 def test_rrf_rejects_a_non_positive_k() -> None:

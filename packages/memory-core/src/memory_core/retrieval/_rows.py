@@ -157,10 +157,12 @@ class Row:
         self._traced = None
 
     def text_lexemes(self) -> frozenset[str]:
-        """``lexemes(f"{subject} {statement}")``: what the lexical arm weighs."""
+        """``lexemes(f"{subject} {statement}")``: what the lexical arm weighs. No lexeme spans
+        the space between the two, so it is the subject's lexemes (remembered: a subject
+        recurs) with the statement's (which the near-duplicate pass reads too)."""
         found = self._text_lexemes
         if found is None:
-            found = self._text_lexemes = lexemes(f"{self.subject} {self.statement}")
+            found = self._text_lexemes = lexemes(self.subject) | self.statement_lexemes()
         return found
 
     def line(self) -> str:

@@ -46,6 +46,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -150,55 +151,52 @@ def lexical_weights(hits: Sequence[Belief], groups: Sequence[TermGroup]) -> dict
 
 
 def lexical_weights_rows(hits: Sequence[Row], groups: Sequence[TermGroup]) -> dict[str, float]:
-    """:func:`lexical_weights` over rows (each row's lexeme set is computed once)."""
+    """:func:`lexical_weights` over rows (each row's lexeme set is computed once).
+
+    Hits are counted by the set of query lexemes they hold, and each such set's groups (its
+    pattern) and its sum are found once per set, not per hit."""
     groups_of = _groups_of_lexemes(groups)
-    wanted = frozenset(groups_of)
-    pattern_of: dict[frozenset[str], tuple[int, ...]] = {}
-    patterns: list[tuple[int, ...]] = []
-    lengths: dict[str, int] = {}
-    counted: dict[tuple[int, ...], int] = {}
-    intersect = wanted.intersection
-    for row in hits:
-        words = row._text_lexemes
-        if words is None:
-            words = row.text_lexemes()
-        lengths[row.id] = len(words)
-        found = intersect(words)
-        pattern = pattern_of.get(found)
-        if pattern is None:
-            pattern = pattern_of[found] = tuple(
-                sorted({index for lexeme in found for index in groups_of[lexeme]})
-            )
-            counted[pattern] = 1 + counted.get(pattern, 0)
-        else:
-            counted[pattern] += 1
-        patterns.append(pattern)
+    words = [row._text_lexemes or row.text_lexemes() for row in hits]
+    founds = list(map(frozenset(groups_of).intersection, words))
+    counted = Counter(founds)
+    pattern_of = {
+        found: tuple(sorted({index for lexeme in found for index in groups_of[lexeme]}))
+        for found in counted
+    }
     frequency = [0] * len(groups)
-    for pattern, count in counted.items():
-        for index in pattern:
+    for found, count in counted.items():
+        for index in pattern_of[found]:
             frequency[index] += count
     total = len(hits)
     terms = [
         group.weight * math.log1p(total / count) if count else 0.0
         for group, count in zip(groups, frequency, strict=True)
     ]
-    matched: dict[str, tuple[int, ...]] = {}
-    for row, pattern in zip(hits, patterns, strict=True):
-        earlier = matched.get(row.id)
-        # a hit listed twice counts twice per group, in group order (never from a store)
-        matched[row.id] = pattern if earlier is None else tuple(sorted(earlier + pattern))
+    ids = [row.id for row in hits]
+    sizes = list(map(len, words))
+    lengths = dict(zip(ids, sizes, strict=True))
     mean_length = max(1.0, sum(lengths.values()) / len(lengths)) if lengths else 1.0
-    sums: dict[tuple[int, ...], float] = {}
-    weights: dict[str, float] = {}
     k1, b = LENGTH_K1, LENGTH_B
-    for identifier, pattern in matched.items():
-        value = sums.get(pattern)
-        if value is None:
-            value = sums[pattern] = sum([terms[i] for i in pattern])
-        # length_norm(length, mean_length), inlined operation for operation
-        norm = (k1 + 1) / (1 + k1 * (1 - b + b * lengths[identifier] / mean_length))
-        weights[identifier] = value * norm
-    return weights
+    # length_norm(length, mean_length) of each distinct length, inlined operation for operation
+    norms = {
+        length: (k1 + 1) / (1 + k1 * (1 - b + b * length / mean_length)) for length in set(sizes)
+    }
+    if len(lengths) == len(ids):
+        values = {found: sum([terms[i] for i in pattern]) for found, pattern in pattern_of.items()}
+        return {
+            identifier: values[found] * norms[size]
+            for identifier, size, found in zip(ids, sizes, founds, strict=True)
+        }
+    # a hit listed twice counts twice per group, in group order (never from a store)
+    matched: dict[str, tuple[int, ...]] = {}
+    for identifier, found in zip(ids, founds, strict=True):
+        earlier = matched.get(identifier)
+        pattern = pattern_of[found]
+        matched[identifier] = pattern if earlier is None else tuple(sorted(earlier + pattern))
+    return {
+        identifier: sum([terms[i] for i in pattern]) * norms[lengths[identifier]]
+        for identifier, pattern in matched.items()
+    }
 
 
 def length_norm(length: int, mean_length: float) -> float:
@@ -270,6 +268,50 @@ def reciprocal_rank_fusion(
     if not rankings:
         return fused
     return {identifier: value / len(rankings) for identifier, value in fused.items()}
+
+
+def fused_matches(
+    candidates: Sequence[_P],
+    arms: Mapping[str, Sequence[_P] | None],
+    *,
+    k: int,
+    scores: Mapping[str, Mapping[str, float]] | None = None,
+) -> list[float]:
+    """Each candidate's :func:`reciprocal_rank_fusion` value, in candidate order, from the
+    arms' rankings of the candidates alone (0.0 for a candidate no arm ranks).
+
+    ``arms`` maps an arm name to its rows in its own order (a row that is not a candidate
+    is not ranked) or to ``None`` for the arm that ranks every candidate in the candidates'
+    own order (they are given newest first: the recency arm's vote). The votes are the same
+    and are added per candidate in the same order (arm name order), so each value is the one
+    ``reciprocal_rank_fusion`` gives, without building an id ranking per arm.
+
+    Raises:
+        ValueError: ``k`` is below 1.
+    """
+    if k < 1:
+        raise ValueError(f"reciprocal_rank_fusion_k must be >= 1, got {k}")
+    scored = scores or {}
+    place = {row.id: index for index, row in enumerate(candidates)}
+    totals = [0.0] * len(candidates)
+    for arm in sorted(arms):
+        rows = arms[arm]
+        if rows is None:
+            indexes: Sequence[int] = range(len(candidates))
+        else:
+            indexes = [place[row.id] for row in rows if row.id in place]
+        arm_scores = scored.get(arm)
+        if arm_scores is None:
+            for rank, index in enumerate(indexes, start=1):
+                totals[index] += (k + 1) / (k + rank)
+            continue
+        top = max(arm_scores.values(), default=0.0)
+        for index in indexes:
+            totals[index] += arm_scores.get(candidates[index].id, 0.0) / top if top > 0 else 1.0
+    if not arms:
+        return totals
+    count = len(arms)
+    return [total / count for total in totals]
 
 
 def reinforce_value(evidence_count: int, age_days: int = 0, tau_days: float = math.inf) -> float:
@@ -743,6 +785,7 @@ __all__ = [
     "collapse_duplicate_rows",
     "collapse_duplicates",
     "evidence_age_days",
+    "fused_matches",
     "has_near_duplicate",
     "is_durable",
     "is_primed",

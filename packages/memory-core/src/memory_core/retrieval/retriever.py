@@ -95,11 +95,11 @@ from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
     cap_rows_per_subject,
     collapse_duplicate_rows,
+    fused_matches,
     is_primed,
     lexical_weights_rows,
     near_duplicate_order_rows,
     newest_first,
-    reciprocal_rank_fusion,
     reserved_slots,
     row_scorer,
     select_rows_within_budget,
@@ -430,15 +430,10 @@ class MemoryRetriever:
         """Fuse, score every candidate at ``now`` (one instant per recall), demote near
         duplicates and order them."""
         retrieval = self._profiles.retrieval
-        pool = {r.id for r in candidates}
-        fused = reciprocal_rank_fusion(
-            {
-                arm.name: [r.id for r in arm.rows if r.id in pool]
-                if arm.name != ARM_RECENCY
-                else [r.id for r in newest_first(candidates)]
-                for arm in arms
-                if arm.fused
-            },
+        # candidates are newest first (``_eligible``): the recency arm votes on that order
+        matches = fused_matches(
+            candidates,
+            {arm.name: None if arm.name == ARM_RECENCY else arm.rows for arm in arms if arm.fused},
             k=retrieval.reciprocal_rank_fusion_k,
             scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
@@ -450,8 +445,7 @@ class MemoryRetriever:
             tau_days=retrieval.decay_tau_days,
             stale_penalty=retrieval.stale_penalty,
         )
-        match = fused.get
-        scores = [score_of(r, match(r.id, 0.0)) for r in candidates]
+        scores = list(map(score_of, candidates, matches))
         judged = near_duplicate_order_rows(candidates, scores, retrieval.near_duplicate_penalty)
         return [candidates[index] for _, index in judged]
 

@@ -18,6 +18,7 @@ import bisect
 import heapq
 import sys
 from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from memory_core.domain import Belief
 from memory_core.text import fold
@@ -79,55 +80,36 @@ def _insert(postings: list[int], position: int) -> None:
         postings.insert(at, position)
 
 
-class _Cursor:
-    """A newest-first walk down one posting list: the live positions above a floor whose
-    record holds every lexeme of a group (one term, as ``plainto_tsquery``), or has a subject.
-
-    It steps by index over the sorted list (no generator, no predicate call per posting), so
-    a merge of many lists costs a few operations per position it hands out.
-    """
-
-    __slots__ = ("_by_position", "_group", "_index", "_lexeme", "_low", "_postings", "_subject")
-
-    def __init__(
-        self,
-        postings: list[int],
-        floor: int,
-        by_position: dict[int, IndexedBelief],
-        *,
-        group: frozenset[str] = frozenset(),
-        subject: str | None = None,
-    ) -> None:
-        self._postings = postings
-        self._by_position = by_position
-        self._index = len(postings)
-        self._low = bisect.bisect_right(postings, floor)
-        self._subject = subject
-        self._lexeme = next(iter(group)) if len(group) == 1 else None
-        self._group = group
-
-    def next(self) -> IndexedBelief | None:
-        """The record at the next such position, newest first; ``None`` once none is left."""
-        postings, by_position, low = self._postings, self._by_position, self._low
-        subject, lexeme, group = self._subject, self._lexeme, self._group
-        index = self._index
-        while index > low:
-            index -= 1
-            entry = by_position.get(postings[index])
-            if entry is None:
-                continue  # a stale posting: the record moved or left
-            if subject is not None:
-                if entry.subject != subject:
-                    continue
-            elif lexeme is not None:
-                if lexeme not in entry.lexemes:
-                    continue
-            elif not all(word in entry.lexemes for word in group):
-                continue
-            self._index = index
-            return entry
-        self._index = index
-        return None
+def _walk(
+    postings: list[int],
+    floor: int,
+    by_position: dict[int, IndexedBelief],
+    *,
+    group: frozenset[str] = frozenset(),
+    subject: str | None = None,
+) -> Iterator[IndexedBelief]:
+    """A newest-first walk down one posting list: the records at its live positions above
+    ``floor`` that hold every lexeme of ``group`` (one term, as ``plainto_tsquery``), or have
+    ``subject``. The list is read by a C iterator; a stale posting (its record moved or left)
+    finds no record, and one whose record no longer holds the lexeme is skipped."""
+    get = by_position.get
+    positions = islice(reversed(postings), len(postings) - bisect.bisect_right(postings, floor))
+    if subject is not None:
+        for position in positions:
+            entry = get(position)
+            if entry is not None and entry.subject == subject:
+                yield entry
+    elif len(group) == 1:
+        (lexeme,) = group
+        for position in positions:
+            entry = get(position)
+            if entry is not None and lexeme in entry.lexemes:
+                yield entry
+    else:
+        for position in positions:
+            entry = get(position)
+            if entry is not None and all(word in entry.lexemes for word in group):
+                yield entry
 
 
 class PrincipalIndex:
@@ -181,25 +163,25 @@ class PrincipalIndex:
         (normalized), newest store position first, down to (not including) ``floor`` (each
         as its entry: ``entry.belief`` is the belief)."""
         by_position = self.by_position
-        cursors: list[_Cursor] = []
+        cursors: list[Iterator[IndexedBelief]] = []
         for group in groups:
             lists = [self._lexemes.get(lexeme, []) for lexeme in group]
             shortest = min(lists, key=len)
             if shortest:  # else a lexeme no record holds: the group matches nothing
-                cursors.append(_Cursor(shortest, floor, by_position, group=group))
+                cursors.append(_walk(shortest, floor, by_position, group=group))
         for subject in dict.fromkeys(subjects):
             postings = self._subjects.get(subject)
             if postings:
-                cursors.append(_Cursor(postings, floor, by_position, subject=subject))
+                cursors.append(_walk(postings, floor, by_position, subject=subject))
         return _merged(cursors)
 
 
-def _merged(cursors: list[_Cursor]) -> Iterator[IndexedBelief]:
+def _merged(cursors: list[Iterator[IndexedBelief]]) -> Iterator[IndexedBelief]:
     """The records at the distinct positions of every cursor, newest first (a k-way merge on
     a heap of ``(-position, cursor, record)``; once one cursor is left it is drained)."""
     heap: list[tuple[int, int, IndexedBelief]] = []
     for n, cursor in enumerate(cursors):
-        entry = cursor.next()
+        entry = next(cursor, None)
         if entry is not None:
             heap.append((-entry.store_position, n, entry))
     heapq.heapify(heap)
@@ -210,7 +192,7 @@ def _merged(cursors: list[_Cursor]) -> Iterator[IndexedBelief]:
         if negated != last:
             last = negated
             yield entry
-        following = cursors[n].next()
+        following = next(cursors[n], None)
         if following is None:
             pop(heap)
         else:
@@ -219,9 +201,7 @@ def _merged(cursors: list[_Cursor]) -> Iterator[IndexedBelief]:
         negated, n, entry = heap[0]
         if negated != last:
             yield entry
-        cursor = cursors[n]
-        while (following := cursor.next()) is not None:
-            yield following
+        yield from cursors[n]
 
 
 __all__ = ["IndexedBelief", "PrincipalIndex", "indexed"]

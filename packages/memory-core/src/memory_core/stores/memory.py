@@ -393,6 +393,9 @@ class InMemoryMemoryStore:
         # matching_key(subject) -> ids, per principal: find_by_subject's exact lookup
         self._subject_keys: dict[_Key, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._head: dict[_Key, int] = {}
+        # per principal: the newest-first walks of searches with no lexical predicate, kept
+        # until the principal's beliefs change (see ``_walk_newest``)
+        self._walks: dict[_Key, dict[tuple[object, ...], _Walk]] = {}
 
     def _stamp(self, belief: Belief) -> Belief:
         stamped = _stored(belief, self._position + 1)
@@ -412,10 +415,12 @@ class InMemoryMemoryStore:
         self._units.record(undo)
 
     def _index(self, belief: Belief) -> None:
+        self._walks.pop(_key(belief.principal), None)
         self._indexes[_key(belief.principal)].add(indexed(belief))
         self._subject_keys[_key(belief.principal)][matching_key(belief.subject)].add(belief.id)
 
     def _unindex(self, belief: Belief) -> None:
+        self._walks.pop(_key(belief.principal), None)
         self._indexes[_key(belief.principal)].remove(belief.store_position)
         self._subject_keys[_key(belief.principal)][matching_key(belief.subject)].discard(belief.id)
 
@@ -537,7 +542,8 @@ class InMemoryMemoryStore:
         """Principal, scope, status, validity and position predicates, then any-term lexical.
 
         Newest store position first, capped at ``query.limit``. With no lexical predicate the
-        principal's beliefs are walked newest-first; with one, the posting lists of the terms'
+        principal's beliefs are walked newest-first (a walk is remembered until the principal's
+        beliefs change: see ``_walk_newest``); with one, the posting lists of the terms'
         lexemes and of the named subjects are merged newest-first. Either walk stops at the
         limit, so its cost follows the limit, not how many records a common word indexes.
         """
@@ -545,8 +551,7 @@ class InMemoryMemoryStore:
         scopes = frozenset(query.scopes)
         with self._lock:
             if query.terms is None:
-                owned = self._by_principal.get(key, {})
-                return _first_passing(reversed(owned.values()), query, scopes)
+                return self._walk_newest(key, query, scopes)
             index = self._indexes.get(key)
             if index is None:
                 return []
@@ -556,6 +561,28 @@ class InMemoryMemoryStore:
                 query.min_store_position,
             )
             return _first_passing(matches, query, scopes, True)
+
+    def _walk_newest(self, key: _Key, query: RecallQuery, scopes: frozenset[str]) -> list[Belief]:
+        """``_first_passing`` over the principal's beliefs newest first, remembered.
+
+        The walk's result depends on the principal's beliefs (any change forgets every walk of
+        the principal) and on the query's predicates; of ``as_of``, only through the validity
+        bounds of the beliefs it judged, so a remembered walk answers every ``as_of`` on the
+        same side of each of those bounds (see ``_Walk``). At most ``_WALKS_KEPT`` walks are
+        kept per principal."""
+        slot: tuple[object, ...] = (scopes, query.statuses, query.min_store_position)
+        slot += (query.belief_types, query.exclude_ids, query.limit, query.as_of is None)
+        walks = self._walks.setdefault(key, {})
+        walk = walks.get(slot)
+        if walk is None or not walk.answers(query.as_of):
+            owned = self._by_principal.get(key, {})
+            walk = _Walk(query.as_of)
+            walk.hits = _first_passing(reversed(owned.values()), query, scopes, False, walk)
+            walks.pop(slot, None)
+            if len(walks) >= _WALKS_KEPT:
+                del walks[next(iter(walks))]
+            walks[slot] = walk
+        return list(walk.hits)
 
     def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
         """``search`` of each query, in order, under one hold of the lock (one snapshot)."""
@@ -694,11 +721,49 @@ def _insert_in_position_order(owned: dict[str, Belief], belief: Belief) -> None:
     owned.update((b.id, b) for b in rows)
 
 
+_WALKS_KEPT = 16
+"""Newest-first walks remembered per principal (a delta recall's cursor makes new ones)."""
+
+
+class _Walk:
+    """A remembered newest-first walk: its hits, and the validity bounds of the beliefs it
+    judged nearest to its ``as_of`` on either side.
+
+    A belief's validity test (``valid_from <= as_of < valid_to``) gives the same answer for
+    every instant on the same side of each of its bounds as ``as_of``, so the walk (which
+    beliefs it judged, which passed, where it stopped) is the same for every instant in
+    ``[low, high)``: ``low`` is the latest bound at or before ``as_of``, ``high`` the earliest
+    after it (``None`` for none)."""
+
+    __slots__ = ("as_of", "high", "hits", "low")
+
+    def __init__(self, as_of: datetime | None) -> None:
+        self.as_of = as_of
+        self.low: datetime | None = None
+        self.high: datetime | None = None
+        self.hits: list[Belief] = []
+
+    def note(self, bound: datetime) -> None:
+        """Narrow ``[low, high)`` by a bound the walk compared ``as_of`` with."""
+        if bound <= self.as_of:  # type: ignore[operator]
+            if self.low is None or bound > self.low:
+                self.low = bound
+        elif self.high is None or bound < self.high:
+            self.high = bound
+
+    def answers(self, as_of: datetime | None) -> bool:
+        """Whether the walk's hits are those of a walk at ``as_of``."""
+        if as_of is None or self.as_of is None:
+            return as_of is None and self.as_of is None
+        return (self.low is None or self.low <= as_of) and (self.high is None or as_of < self.high)
+
+
 def _first_passing(
     newest_first: Iterable[Belief] | Iterable[IndexedBelief],
     query: RecallQuery,
     scopes: frozenset[str],
     entries: bool = False,
+    bounds: _Walk | None = None,
 ) -> list[Belief]:
     """Up to ``query.limit`` of ``newest_first`` (in store-position order, newest first) that
     pass the query's predicates; the walk stops at the limit or at the position cursor.
@@ -706,6 +771,7 @@ def _first_passing(
     The predicates are scope, status, excluded ids, belief types and validity at ``as_of``;
     the query's values are read once, not per belief. With ``entries`` the walk holds index
     entries (``IndexedBelief``: the same fields, as slots) and their beliefs are returned.
+    With ``bounds``, every validity bound compared with ``as_of`` is noted in it.
     """
     limit, floor, statuses = query.limit, query.min_store_position, query.statuses
     excluded, types, as_of = query.exclude_ids, query.belief_types, query.as_of
@@ -720,11 +786,16 @@ def _first_passing(
         if types is not None and belief.belief_type not in types:
             continue
         if as_of is not None:
-            if belief.valid_from > as_of:
+            valid_from, valid_to = belief.valid_from, belief.valid_to
+            if bounds is not None:
+                bounds.note(valid_from)
+            if valid_from > as_of:
                 continue
-            valid_to = belief.valid_to
-            if valid_to is not None and valid_to <= as_of:
-                continue
+            if valid_to is not None:
+                if bounds is not None:
+                    bounds.note(valid_to)
+                if valid_to <= as_of:
+                    continue
         hits.append(belief.belief if entries else belief)  # type: ignore[union-attr,arg-type]
         if len(hits) >= limit:
             break
