@@ -315,7 +315,7 @@ _TIME_HEADS = _words(
     nights week weeks month months year years today tonight"""
 )
 
-_VERDICTS = _words(
+_VERDICT_ADJECTIVES = _words(
     """great amazing awesome wonderful fantastic incredible lovely nice good cool beautiful
     perfect terrific fabulous brilliant excellent epic fun super"""
 )

@@ -11,7 +11,7 @@ from memory_core.formation.deterministic.lexicon import (
     _DETERMINERS,
     _HEAD_STOP,
     _PRONOUN_OBJECTS,
-    _VERDICTS,
+    _VERDICT_ADJECTIVES,
     _WHERE_AND_WHEN,
 )
 from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
@@ -43,7 +43,7 @@ def bare_thing(head: str) -> str:
     """A head phrase without the verdict on the thing nor where or when it was (``great
     podcast`` -> ``podcast``, ``play downtown`` -> ``play``); a lone word stays."""
     words = head.split()
-    while len(words) > 1 and words[0] in _VERDICTS:
+    while len(words) > 1 and words[0] in _VERDICT_ADJECTIVES:
         words = words[1:]
     while len(words) > 1 and words[-1] in _WHERE_AND_WHEN:
         words = words[:-1]

@@ -67,7 +67,7 @@ _ROLE = (
 """A relation word, after a modifier that is dropped (``my younger sister``) and a word that
 narrows it, which is kept (``my piano teacher``, ``my PhD advisor``)."""
 _QUALIFIER = (
-    r"(?:\s+(?P<deictic>here|now|currently|these\s+days|at\s+work)"
+    r"(?:\s+(?:here|now|currently|these\s+days|at\s+work)"
     r"|\s+(?P<qual>(?:on|at|for|from|in|with)\s+(?:the\s+|my\s+|our\s+)?[\w-]+"
     r"(?:\s+[\w-]+){0,2}?))?"
 )
