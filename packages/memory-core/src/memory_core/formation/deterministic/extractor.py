@@ -204,6 +204,7 @@ class DeterministicExtractor:
                 if all(p.belief_type is BeliefType.RELATIONSHIP for p, _ in proposals):
                     # ``My uncle is Farid. He owns a vineyard.``: what the user says of others.
                     proposals += [(p, Polarity.ASSERT) for p in people_readings(act, names)]
+                proposals = [(_whole_elaboration(p, sentence), pol) for p, pol in proposals]
                 previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
                 emit(proposals)
         return previous
@@ -231,7 +232,8 @@ to learn or gain is not asserted, but the act before it is."""
 _DASH = re.compile(r"\s+[-–—]+\s+")
 _CLAUSE_OPENER = re.compile(
     r"^(?:I|I'm|I've|I'd|we|we're|it|it's|its|that|that's|this|they|they're|he|she|you|you're"
-    r"|so|but|and|honestly|can't|cannot|such|there|what|which|totally|really|super)\b",
+    r"|so|but|and|honestly|can't|cannot|such|there|what|which|totally|really|super"
+    r"|my\s+(?:[\w-]+\s+){1,3}(?:is|was|are|were))\b",
     re.IGNORECASE,
 )
 
@@ -239,7 +241,8 @@ _CLAUSE_OPENER = re.compile(
 def _sentence_parts(sentence: str) -> list[str]:
     """The sentence without a trailing purpose clause, split at a spaced dash that opens a new
     clause (``I joined a choir - you should hear us``) or a past act written without its ``I``
-    (``Wild month - adopted a rescue cat``), each part read on its own. A dash before a list or
+    (``Wild month - adopted a rescue cat``) or a clause of the user's things (``- my fav
+    memory was when ...``), each part read on its own. A dash before a list or
     an apposition (``three things - a tent and a stove``) is kept."""
     text = _PURPOSE_TAIL.sub("", cut_embedded_question(sentence))
     if text != sentence:
@@ -252,6 +255,38 @@ def _sentence_parts(sentence: str) -> list[str]:
         else:
             out[-1] = f"{out[-1]} - {part}"
     return out
+
+
+_NO_ELABORATION = frozenset(
+    {"lol", "haha", "ha", "hehe", "yum", "yay", "wow", "omg", "tbh", "btw", "ugh", "woohoo"}
+    | {"too", "now", "already", "though", "lately", "recently"}
+)
+"""Words a statement drops from its end (or that elaborate nothing, ``- yum!``)."""
+_THIRD_PERSON_WORD = {"me": "them", "my": "their", "i": "they", "mine": "theirs", "us": "them"}
+
+
+def _last_word(text: str) -> str | None:
+    words = [w.casefold() for w in re.findall(r"[\w'-]+", text)]
+    while words and words[-1] in _NO_ELABORATION:
+        words.pop()
+    return _THIRD_PERSON_WORD.get(words[-1], words[-1]) if words else None
+
+
+def _whole_elaboration(proposal: _Proposal, sentence: str) -> _Proposal:
+    """``proposal`` without what follows its spaced dash unless that is the sentence's whole
+    elaboration: a list cut at its first comma (``a mix of emotions - pride.``), ``even
+    though`` cut to ``even``, an object cut at its word limit or an interjection (``- yum!``)
+    leaves a torn half, and the statement reads better without it."""
+    rendered = proposal.render()
+    dash = _DASH.search(sentence)
+    if " - " not in rendered or dash is None:
+        return proposal
+    said = _last_word(sentence[dash.end() :])
+    if said is not None and _last_word(rendered.split(" - ", 1)[1]) == said:
+        return proposal
+    if proposal.statement is not None:
+        return replace(proposal, statement=rendered.split(" - ", 1)[0].rstrip(" ,;:") + ".")
+    return replace(proposal, obj=proposal.obj.split(" - ", 1)[0].rstrip(" ,;:"))
 
 
 def _candidate(reading: ClauseReading, turn: Turn) -> Candidate:

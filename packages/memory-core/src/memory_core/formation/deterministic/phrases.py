@@ -74,7 +74,7 @@ _POSSESSIVES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bmine\b", "theirs"),
         (r"\bmy\b", "their"),
         (r"\bMy\b", "Their"),
-        (r"\bme\b", "them"),
+        (r"(?<!-)\bme\b(?!-)", "them"),
         (r"\bI'm\b", "they are"),
         (r"\bI've\b", "they have"),
         (r"\bI'll\b", "they will"),

@@ -55,11 +55,16 @@ _ATTITUDE_PREDICATES = {
     "do not care for": "dislikes",
 }
 _FAVORITE = re.compile(
-    r"^(?:My|Our)\s+(?:absolute\s+|all-time\s+)?(?P<word>favou?rite)\s+(?P<cat>[\w\s-]{1,30}?)"
+    r"^(?:My|Our)\s+(?:absolute\s+|all-time\s+)?(?P<word>favou?rite|faves?|favs?)"
+    r"\s+(?P<cat>[\w\s-]{1,30}?)"
     r"(?:\s+(?:right\s+now|these\s+days|at\s+the\s+moment|lately|currently|of\s+all\s+time))?"
-    r"\s+(?:is|are)\s+(?P<obj>.+)$",
+    r"\s+(?P<be>is|are|was|were)\s+(?P<obj>.+)$",
     re.IGNORECASE,
 )
+_FAVE = re.compile(r"faves?|favs?", re.IGNORECASE)
+_ONCE = frozenset({"memory", "memories", "moment", "moments", "part", "parts", "day", "night"})
+"""What a favorite told in the past (``My fav memory was when ...``) can be: a past favorite
+book or band may be a former one, a favorite memory is past by nature."""
 
 
 _GERUND_LIST = re.compile(
@@ -98,10 +103,12 @@ def _rule_preference(clause: str) -> list[_Proposal]:
     if (match := _FAVORITE.match(clause)) is not None:
         obj = _third_person_object(_clean_object(match.group("obj")))
         category = collapse(match.group("cat"))
-        if not _usable(obj):
+        be = "was" if match["be"].casefold() in ("was", "were") else "is"
+        if not _usable(obj) or (be == "was" and category.casefold().split()[-1] not in _ONCE):
             return []
-        statement = f"User's {match.group('word')} {category} is {obj}."
-        negated = f"User's {match.group('word')} {category} is no longer {obj}."
+        word = "favorite" if _FAVE.fullmatch(match["word"]) else match["word"]
+        statement = f"User's {word} {category} {be} {obj}."
+        negated = f"User's {word} {category} is no longer {obj}."
         return [
             _p(
                 BeliefType.PREFERENCE,
