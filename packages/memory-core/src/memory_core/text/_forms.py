@@ -152,7 +152,9 @@ _PAST_OF: dict[str, str] = {v.base: v.past for v in IRREGULAR_VERBS if "formatio
 _THIRD_PERSON: dict[str, str] = {
     v.base: v.third_person for v in IRREGULAR_VERBS if v.third_person is not None
 }
-_MODALS = frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would"})
+_MODALS = frozenset(
+    {"can", "cannot", "could", "may", "might", "must", "shall", "should", "will", "would"}
+)
 _FIRST_PERSON: dict[str, str] = {
     **{third: base for base, third in _THIRD_PERSON.items() if third != base},
     "is": "am",

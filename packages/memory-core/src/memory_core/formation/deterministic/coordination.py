@@ -86,13 +86,38 @@ def coordinated_acts(text: str) -> list[str]:
     lead = match["lead"].strip(" ,")
     if lead and not _time_only(lead):
         return [text]
-    acts = _split_acts(text[match.end() :].rstrip(" .!"), progressive=match["aux"] is not None)
+    body = text[match.end() :].rstrip(" .!")
+    acts = _split_acts(body, progressive=match["aux"] is not None)
+    if acts is None and match["aux"] is not None and match["aux"].startswith("have"):
+        return _then_past(match, body) or [text]
     if acts is None or any(_REFERS_BACK.search(act) for act in acts[1:]):
         return [text]
     trailing = _trailing_time(acts[-1])
     if trailing:
         acts[-1] = acts[-1][: -len(trailing)].rstrip(" ,")
     return [collapse(f"{lead} {match['head']} {act} {trailing}") for act in acts]
+
+
+_RECENT = re.compile(r"^(?:just|also|finally|recently)\s+", re.IGNORECASE)
+
+
+def _then_past(match: re.Match[str], body: str) -> list[str] | None:
+    """``I've been working on my shop and (just) teamed up with a baker``: an ongoing act,
+    then a past one, each with its own verb group (the second is no ``have been teamed``)."""
+    subject = match["head"].split()[0]
+    for joint in _AND.finditer(body):
+        first, second = body[: joint.start()], _RECENT.sub("", body[joint.end() :])
+        first_words, second_words = first.split(), second.split()
+        if (
+            len(first_words) >= 2
+            and len(second_words) >= 2
+            and first_words[0].casefold().endswith("ing")
+            and _is_past(second_words[0].casefold())
+            and not _REFERS_BACK.search(second)
+        ):
+            lead = match["lead"].strip(" ,")
+            return [collapse(f"{lead} {match['head']} {first}"), collapse(f"{subject} {second}")]
+    return None
 
 
 __all__ = ["coordinated_acts"]
