@@ -1,0 +1,72 @@
+"""A duration answered to ``How long have you been ...?`` (blind cases).
+
+``Since I was 17 or so.`` states nothing alone; after ``How long have you been creating art?``
+it states how long the user has been at it. Written before the extractor read these questions:
+each pair is a question the other speaker asked and the user's reply, invented text. On main
+3 of its 8 cases held (the three that must form no duration).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_core.formation.deterministic import DeterministicExtractor
+from memory_core.formation.hazards import screen_turn
+from memory_core.formation.port import Turn
+
+AT = datetime(2026, 1, 5, 12, tzinfo=UTC)
+
+
+def _statements(prompt: str, reply: str) -> list[str]:
+    turn = Turn(
+        event_id="e-1", created_at=AT, sentences=screen_turn(reply).sentences, prompt=prompt
+    )
+    return [c.statement for c in DeterministicExtractor().extract(turn)]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "reply", "statement"),
+    [
+        (
+            "That looks amazing! How long have you been creating art?",
+            "Since I was 17 or so. It keeps me sane.",
+            "User has been creating art since they were 17 or so.",
+        ),
+        (
+            "So how long have you been playing the cello?",
+            "For about ten years now!",
+            "User has been playing the cello for about ten years.",
+        ),
+        (
+            "How long have you been running?",
+            "Almost three years.",
+            "User has been running for almost three years.",
+        ),
+        (
+            "Wow. How long have you been volunteering at the shelter?",
+            "Since last spring, honestly.",
+            "User has been volunteering at the shelter since last spring.",
+        ),
+        (
+            "How long have you been learning Portuguese?",
+            "Two months, give or take.",
+            "User has been learning Portuguese for two months.",
+        ),
+    ],
+)
+def test_the_duration_answers_the_question(prompt: str, reply: str, statement: str) -> None:
+    assert statement in _statements(prompt, reply)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "reply"),
+    [
+        ("How long have you been dating him?", "Since May."),
+        ("How long have you been feeling like this?", "Since Monday."),
+        ("How long have you been painting?", "Honestly I can't remember, it's been ages."),
+    ],
+)
+def test_no_duration_forms_from_these(prompt: str, reply: str) -> None:
+    assert not [s for s in _statements(prompt, reply) if " since " in s or " for " in s]
