@@ -8,6 +8,11 @@ own favourites, or for something the user did (``Where did you go on vacation?``
 -> ``User went to Crete on vacation.``; ``what``, ``which <thing>``, ``where``, ``who ... with``).
 The candidate cites the answer's event alone: the question supplies the attribute or the act,
 the user supplies the value.
+
+A duration answers ``How long have you been <doing something>?`` (``Since I was 17 or so.``,
+``For about ten years now!``, ``Almost three years.``): the question and the answer make one
+first-person clause (``I have been creating art since I was 17 or so.``) that the extractor
+reads like any other, so the statement is the one the user would have formed saying it whole.
 """
 
 from __future__ import annotations
@@ -118,6 +123,48 @@ def _did_you_readings(prompt: str, answer: str) -> list[_Proposal]:
     ]
 
 
+_HOW_LONG_QUESTION = re.compile(
+    r"^(?:[\w']+[,!]?\s+){0,3}?how\s+long\s+have\s+you\s+been\s+"
+    r"(?P<act>[a-z]+ing(?:\s+[\w'-]+){0,5}?)\s*\?$",
+    re.IGNORECASE,
+)
+"""``How long have you been playing the cello?``: how long the user has been at something."""
+_DURATION_TAIL = re.compile(
+    r"(?:,?\s+(?:honestly|now|give\s+or\s+take|i\s+think|i\s+guess|probably))+$", re.IGNORECASE
+)
+_SINCE_OR_FOR = re.compile(r"^(?:since|for)\s+(?P<rest>.+)$", re.IGNORECASE)
+_BARE_DURATION = re.compile(
+    r"^(?:(?:about|around|almost|nearly|over|roughly|maybe)\s+)?"
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few"
+    r"|a\s+couple(?:\s+of)?|several|\d+(?:-\d+)?)\s+(?:years?|months?|weeks?|days?|decades?)$",
+    re.IGNORECASE,
+)
+_NOT_A_DURATION = re.compile(
+    r"\b(?:you|your|it|this|that|them|him|her|he|she|they|not|no|don't|can't|remember|know)\b"
+    r"|\?",
+    re.IGNORECASE,
+)
+
+
+def how_long_clause(prompt: str, first_sentence: str) -> str | None:
+    """``How long have you been creating art?`` + ``Since I was 17 or so.`` -> ``I have been
+    creating art since I was 17 or so.``; None unless the question asks how long the user has
+    been doing a thing named in it and the answer is only a duration."""
+    asked = re.split(r"(?<=[.!?])\s+", collapse(prompt))[-1]
+    question = _HOW_LONG_QUESTION.match(asked)
+    if question is None or _NOT_IN_THE_QUESTION.search(question["act"]):
+        return None
+    answer = _DURATION_TAIL.sub("", _bare(first_sentence)).strip(" ,.!")
+    if not answer or len(answer.split()) > 7 or _NOT_A_DURATION.search(answer):
+        return None
+    answer = answer[0].lower() + answer[1:]
+    if _SINCE_OR_FOR.match(answer) is None:
+        if _BARE_DURATION.match(answer) is None:
+            return None
+        answer = f"for {answer}"
+    return f"I have been {question['act']} {answer}."
+
+
 def answer_readings(prompt: str, first_sentence: str) -> list[_Proposal]:
     """Read ``first_sentence`` as the answer to ``prompt``; empty when it is not a bare one."""
     question = _FAVORITE_QUESTION.match(collapse(prompt))
@@ -142,4 +189,4 @@ def answer_readings(prompt: str, first_sentence: str) -> list[_Proposal]:
     ]
 
 
-__all__ = ["answer_readings"]
+__all__ = ["answer_readings", "how_long_clause"]

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from memory_core.domain import BeliefType, Polarity
 from memory_core.formation._text import split_clauses
-from memory_core.formation.deterministic.answers import answer_readings
+from memory_core.formation.deterministic.answers import answer_readings, how_long_clause
 from memory_core.formation.deterministic.conversation import _LISTENER, _is_past
 from memory_core.formation.deterministic.coordination import coordinated_acts
 from memory_core.formation.deterministic.phrases import _Proposal
@@ -157,6 +157,10 @@ class DeterministicExtractor:
             for sentence in _sentence_parts(whole):
                 previous = self._read_sentence(sentence, previous, names, emit)
         emit([(p, Polarity.ASSERT) for p in names_given(" ".join(turn.sentences))])
+        if not out and turn.prompt and turn.sentences:
+            clause = how_long_clause(turn.prompt, turn.sentences[0])
+            if clause is not None:  # ``How long have you been ...?`` + ``Since 2019.``
+                self._read_sentence(clause, [], names, emit)
         if not out and turn.prompt and turn.sentences:
             out = [
                 _candidate(_reading(p, Polarity.ASSERT), turn)
