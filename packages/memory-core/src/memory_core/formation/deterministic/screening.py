@@ -343,14 +343,17 @@ _SUBJECTLESS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (
             # ``Just chatted with my cousin``, ``Finished "Dune"``: a past act before a
-            # preposition, a quoted title or a name, for a verb a wish or a report is not.
+            # preposition, a quoted title or a name, for a verb a wish or a report is not;
+            # ``with that fan I met`` names its thing, ``about that.`` does not.
             r"^(?:(?:just|recently|finally|also)\s+)?"
             r"(?!(?:seemed|looked|sounded|happened|turned|worked|used|needed|meant|supposed"
             r"|wanted|hoped|wished|planned|tried|expected|decided|asked|wondered|guessed"
             r"|figured|considered|imagined|pictured|assumed|excited|interested|obsessed"
             r"|based|married|born|raised|called|named|stuck|blessed|tired)\b|[a-z]*eed\b)"
             r"(?:[a-z]{3,}ed|went|made|took|bought|ran|wrote|saw|met|found|built|won|sold)"
-            r"\s+(?:(?:with|to|at|from|about)\s+(?:my|our|a|an|the|some)\b|[\"“]|(?-i:[A-Z]))",
+            r"\s+(?:(?:with|to|at|from|about)\s+(?:my|our|a|an|the|some"
+            r"|(?:that|this|these|those)(?=\s+(?!(?:one|ones|is|was|are|were)\b)\w))\b"
+            r"|[\"“]|(?-i:[A-Z]))",
             "I ",
         ),
     )
