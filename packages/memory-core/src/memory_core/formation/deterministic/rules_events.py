@@ -277,7 +277,7 @@ _PLANNING_VERBS = _words("planning going heading flying traveling travelling lea
 """Progressive verbs that state a plan (a dated event), not an ongoing activity."""
 
 _MY_THING = re.compile(
-    r"^my\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?P<verb>is|are|was|were)\s+"
+    r"^(?:my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?P<verb>is|are|was|were)\s+"
     r"(?P<value>.+)$",
     re.IGNORECASE,
 )
@@ -296,7 +296,7 @@ _STATE_OPENERS = re.compile(
 
 def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
     """``My budget is $1,800 a month`` -> ``User's budget is $1,800 a month.`` (a thing of the
-    user's with one concrete value at a time, a number or a name; a person is a relationship,
+    user's, or of the user's with others: ``Our budget``, with one concrete value at a time, a number or a name; a person is a relationship,
     read elsewhere, and a description such as ``My office is silent`` is not a value)."""
     match = _MY_THING.match(text)
     if match is None:

@@ -222,7 +222,8 @@ def _rule_finds(clause: str) -> list[_Proposal]:
         return []
     subject = head_phrase(re.sub(r"^(?:the|User's)\s+", "", thing))
     finds = "found" if match.group("be").casefold() == "was" else "finds"
-    statement = f"User {finds} {thing} {collapse(match.group('how'))}."
+    judged = re.sub(r"^User's\s", "their ", thing)  # ``User finds their job stressful.``
+    statement = f"User {finds} {judged} {collapse(match.group('how'))}."
     return [_p(BeliefType.PREFERENCE, subject, "", thing, exclusive=False, statement=statement)]
 
 
