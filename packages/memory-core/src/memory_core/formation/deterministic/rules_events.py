@@ -296,8 +296,9 @@ _STATE_OPENERS = re.compile(
 
 def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
     """``My budget is $1,800 a month`` -> ``User's budget is $1,800 a month.`` (a thing of the
-    user's, or of the user's with others: ``Our budget``, with one concrete value at a time, a number or a name; a person is a relationship,
-    read elsewhere, and a description such as ``My office is silent`` is not a value)."""
+    user's, or of the user's with others: ``Our budget``, with one concrete value at a time, a
+    number or a name; a person is a relationship, read elsewhere, and a description such as
+    ``My office is silent`` is not a value)."""
     match = _MY_THING.match(text)
     if match is None:
         return _my_thing_happened(text, when)
