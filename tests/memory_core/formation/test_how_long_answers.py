@@ -3,7 +3,10 @@
 ``Since I was 17 or so.`` states nothing alone; after ``How long have you been creating art?``
 it states how long the user has been at it. Written before the extractor read these questions:
 each pair is a question the other speaker asked and the user's reply, invented text. On main
-3 of its 8 cases held (the three that must form no duration).
+3 of its 8 cases held (the three that must form no duration). A duration that opens the
+reply's first sentence before a clause of its own (``Seven years now, and I've ...``) answers
+too, whatever else the reply forms: its two cases were added after the first change, and
+failed then.
 """
 
 from __future__ import annotations
@@ -48,6 +51,16 @@ def _statements(prompt: str, reply: str) -> list[str]:
             "Wow. How long have you been volunteering at the shelter?",
             "Since last spring, honestly.",
             "User has been volunteering at the shelter since last spring.",
+        ),
+        (
+            "How long have you been practicing the drums?",
+            "Seven years now, and I've finally found my real band: three old friends.",
+            "User has been practicing the drums for seven years.",
+        ),
+        (
+            "How long have you been baking?",
+            "Since high school - my grandma taught me.",
+            "User has been baking since high school.",
         ),
         pytest.param(
             "How long have you been learning Portuguese?",

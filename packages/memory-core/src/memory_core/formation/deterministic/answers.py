@@ -13,6 +13,8 @@ A duration answers ``How long have you been <doing something>?`` (``Since I was 
 ``For about ten years now!``, ``Almost three years.``): the question and the answer make one
 first-person clause (``I have been creating art since I was 17 or so.``) that the extractor
 reads like any other, so the statement is the one the user would have formed saying it whole.
+The duration may open the reply's first sentence before a clause of its own (``Seven years
+now, and I've finally found ...``), and it is read whatever else the reply forms.
 """
 
 from __future__ import annotations
@@ -132,6 +134,8 @@ _HOW_LONG_QUESTION = re.compile(
 _DURATION_TAIL = re.compile(
     r"(?:,?\s+(?:honestly|now|give\s+or\s+take|i\s+think|i\s+guess|probably))+$", re.IGNORECASE
 )
+_OPENING_PART = re.compile(r",\s+(?:and|but|so)\s+|\s+[-–—]+\s+|;\s+")
+"""Where a reply's opening duration ends (``Seven years now, and I've ...``)."""
 _SINCE_OR_FOR = re.compile(r"^(?:since|for)\s+(?P<rest>.+)$", re.IGNORECASE)
 _BARE_DURATION = re.compile(
     r"^(?:(?:about|around|almost|nearly|over|roughly|maybe)\s+)?"
@@ -154,7 +158,8 @@ def how_long_clause(prompt: str, first_sentence: str) -> str | None:
     question = _HOW_LONG_QUESTION.match(asked)
     if question is None or _NOT_IN_THE_QUESTION.search(question["act"]):
         return None
-    answer = _DURATION_TAIL.sub("", _bare(first_sentence)).strip(" ,.!")
+    opening = _OPENING_PART.split(first_sentence, maxsplit=1)[0]
+    answer = _DURATION_TAIL.sub("", _bare(opening)).strip(" ,.!")
     if not answer or len(answer.split()) > 7 or _NOT_A_DURATION.search(answer):
         return None
     answer = answer[0].lower() + answer[1:]

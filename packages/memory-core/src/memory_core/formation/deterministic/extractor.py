@@ -157,7 +157,7 @@ class DeterministicExtractor:
             for sentence in _sentence_parts(whole):
                 previous = self._read_sentence(sentence, previous, names, emit)
         emit([(p, Polarity.ASSERT) for p in names_given(" ".join(turn.sentences))])
-        if not out and turn.prompt and turn.sentences:
+        if turn.prompt and turn.sentences:
             clause = how_long_clause(turn.prompt, turn.sentences[0])
             if clause is not None:  # ``How long have you been ...?`` + ``Since 2019.``
                 self._read_sentence(clause, [], names, emit)
