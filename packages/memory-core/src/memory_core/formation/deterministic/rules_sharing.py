@@ -98,11 +98,20 @@ def _opens_qualifier(words: list[str], index: int) -> bool:
 
 def _clip_caption(text: str) -> str:
     """A caption of at most ``MAX_CAPTION_WORDS`` words, cut before the last qualifying phrase
-    (``_opens_qualifier``) that opens within them, else clipped."""
+    (``_opens_qualifier``) that opens within them and not inside another phrase or a list,
+    else clipped."""
     words = text.split()
     if len(words) <= MAX_CAPTION_WORDS:
         return text
-    cuts = [i for i in range(2, MAX_CAPTION_WORDS + 1) if _opens_qualifier(words, i)]
+    opens = [i for i in range(2, MAX_CAPTION_WORDS + 1) if _opens_qualifier(words, i)]
+    # A phrase opened just before (``sitting`` in ``sitting on top``) holds the next one, and
+    # ``and`` after a comma closes a list (``a lamp, two plants, and a clock``): no cut there.
+    cuts = [
+        i
+        for i in opens
+        if i - 1 not in opens
+        and not (words[i].casefold() in ("and", "or") and words[i - 1].endswith(","))
+    ]
     return " ".join(words[: cuts[-1]]) if cuts else _clip(text, MAX_CAPTION_WORDS)
 
 
