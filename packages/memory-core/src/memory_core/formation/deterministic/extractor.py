@@ -67,6 +67,12 @@ _UNNAMED_ANYWHERE = re.compile(
 """A pronoun no clause names anywhere: ``it`` in a phrasal verb (``make it happen``, ``keep it
 up``) and ``this``/``that`` standing alone (``dreaming of this``, ``keep that in mind``); not
 ``like that``, ``after that`` nor ``those in need``."""
+_TRAILING_IT = re.compile(
+    r"\b(?:about|into|on|for|of|from|doing|reading|overcome|through)\s+it\.$", re.IGNORECASE
+)
+"""An ``it`` that ends the statement as what it is about (``User is a huge fan of it.``,
+``User put a lot of work into it.``) names nothing the clause said; a caption's ``a mug with
+a cat on it`` names its mug, and is read apart."""
 _JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$", re.IGNORECASE)
 _NAMED_HEAD = re.compile(r"^(?:(?i:maybe|perhaps|probably|hopefully)\s+)?(?P<name>[A-Z][a-z]+)$")
 _NOT_A_PARTNER = frozenset(
@@ -129,6 +135,8 @@ class DeterministicExtractor:
                 if _LISTENER.search(statement) or _CUT_SHORT.search(statement):
                     continue
                 if _UNNAMED_IT.search(statement) or _UNNAMED_ANYWHERE.search(statement):
+                    continue
+                if _TRAILING_IT.search(statement) and not statement.startswith("User shared "):
                     continue
                 if statement.startswith("User "):
                     named = with_person_named(statement, names)
