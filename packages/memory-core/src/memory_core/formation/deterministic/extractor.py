@@ -216,7 +216,11 @@ class DeterministicExtractor:
                 if all(p.belief_type is BeliefType.RELATIONSHIP for p, _ in proposals):
                     # ``My uncle is Farid. He owns a vineyard.``: what the user says of others.
                     proposals += [(p, Polarity.ASSERT) for p in people_readings(act, names)]
-                proposals = [(_whole_elaboration(p, sentence), pol) for p, pol in proposals]
+                proposals = [
+                    (_untorn(_whole_elaboration(kept, sentence)), pol)
+                    for p, pol in proposals
+                    if (kept := _without_them(p, sentence)) is not None
+                ]
                 previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
                 emit(proposals)
         return previous
@@ -299,6 +303,61 @@ def _whole_elaboration(proposal: _Proposal, sentence: str) -> _Proposal:
     if proposal.statement is not None:
         return replace(proposal, statement=rendered.split(" - ", 1)[0].rstrip(" ,;:") + ".")
     return replace(proposal, obj=proposal.obj.split(" - ", 1)[0].rstrip(" ,;:"))
+
+
+_TORN_RELATIVE = re.compile(
+    r",?\s+(?:who|which|that)\s+(?:\w+\s+){0,2}?(?:is|are|was|were|been|being|be|had|has|have)\.$"
+)
+"""A relative clause cut to its verb (``... Tomas, who had been.``)."""
+
+
+def _untorn(proposal: _Proposal) -> _Proposal:
+    """``proposal`` without a relative clause its reading cut to the verb: ``I met this
+    friendly man, Tomas, who had been through a lot, yet ...`` is ``User met this friendly
+    man, Tomas.``, not ``... who had been.``."""
+    rendered = proposal.render()
+    torn = _TORN_RELATIVE.search(rendered)
+    if torn is None:
+        return proposal
+    if proposal.statement is not None:
+        return replace(proposal, statement=rendered[: torn.start()].rstrip(" ,") + ".")
+    tail = rendered[torn.start() : -1]
+    if not proposal.obj.endswith(tail):
+        return proposal
+    return replace(proposal, obj=proposal.obj[: -len(tail)].rstrip(" ,"))
+
+
+_TO_THEM = re.compile(r"\s+(?:with|for|to)\s+them\.$")
+
+
+def _unnamed_them(proposal: _Proposal, sentence: str) -> bool:
+    """Whether ``proposal`` ends on a ``them`` the sentence said of others it never names
+    (``I'm lucky to have them``); a ``me`` written ``them`` (``friends who support me``) is
+    the user."""
+    return (
+        proposal.render().endswith(" them.")
+        and re.search(r"\bthem\b", sentence, re.IGNORECASE) is not None
+        and re.search(r"\b(?:me|myself)\b", sentence, re.IGNORECASE) is None
+    )
+
+
+def _without_them(proposal: _Proposal, sentence: str) -> _Proposal | None:
+    """``proposal`` without an unnamed ``them`` (:func:`_unnamed_them`): a ``with``, ``for`` or
+    ``to them`` that ends it is dropped (``User loves sharing their recipes.``), and a
+    proposal whose verb takes ``them`` as its object forms nothing (``User is lucky to have
+    them.``)."""
+    if not _unnamed_them(proposal, sentence):
+        return proposal
+    rendered = proposal.render()
+    phrase = _TO_THEM.search(rendered)
+    if phrase is None:
+        return None
+    if proposal.statement is not None:
+        return replace(proposal, statement=rendered[: phrase.start()] + ".")
+    tail = rendered[phrase.start() : -1]
+    if not proposal.obj.endswith(tail):
+        return None
+    return replace(proposal, obj=proposal.obj[: -len(tail)])
 
 
 def _candidate(reading: ClauseReading, turn: Turn) -> Candidate:
