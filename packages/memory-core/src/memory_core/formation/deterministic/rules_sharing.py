@@ -68,6 +68,8 @@ _OWN_FRAMING = re.compile(
 
 _LOOSE_END = _PREPOSITIONS | _ARTICLES | {"and", "or", "that", "which", "who", "is", "are"}
 """Words a clipped object never ends with (``a table filled with``)."""
+_VERB_LEFT = _LOOSE_END | {"being", "been", "has", "have", "was", "were"}
+"""Words a cut caption never ends with: a loose word, or the verb of the phrase it cut."""
 _QUALIFIER = (_PREPOSITIONS - {"of"}) | {"that", "which", "who", "while", "under"}
 
 
@@ -112,7 +114,12 @@ def _clip_caption(text: str) -> str:
         if i - 1 not in opens
         and not (words[i].casefold() in ("and", "or") and words[i - 1].endswith(","))
     ]
-    return " ".join(words[: cuts[-1]]) if cuts else _clip(text, MAX_CAPTION_WORDS)
+    if not cuts:
+        return _clip(text, MAX_CAPTION_WORDS)
+    kept = words[: cuts[-1]]
+    while len(kept) > 2 and kept[-1].casefold() in _VERB_LEFT:
+        kept.pop()  # ``a woman in a yellow coat is [walking ...]``: the cut phrase's verb
+    return " ".join(kept)
 
 
 def _subject(shown: str) -> str:
