@@ -40,3 +40,8 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
 )
 def test_the_plural_is_the_users_with_others(read: Reader, text: str, statement: str) -> None:
     assert statement in [r[2] for r in read(text)], read(text)
+
+
+def test_a_quoted_title_keeps_its_words(read: Reader) -> None:
+    statements = [r[2] for r in read('I finally watched "Our Planet" with my dad.')]
+    assert any('"Our Planet"' in s for s in statements), statements

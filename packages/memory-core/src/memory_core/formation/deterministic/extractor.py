@@ -11,7 +11,7 @@ from memory_core.formation._text import split_clauses
 from memory_core.formation.deterministic.answers import answer_readings, how_long_clause
 from memory_core.formation.deterministic.conversation import _LISTENER, _is_past
 from memory_core.formation.deterministic.coordination import coordinated_acts
-from memory_core.formation.deterministic.phrases import _Proposal
+from memory_core.formation.deterministic.phrases import _Proposal, plural_as_theirs
 from memory_core.formation.deterministic.reading import (
     ClauseReading,
     _read,
@@ -145,6 +145,12 @@ class DeterministicExtractor:
                     if named != statement:
                         statement = named
                         reading = replace(reading, statement=named)
+                if statement.startswith("User"):
+                    # ``... on our camping trip``: the user's with others, not the reader's.
+                    plural = plural_as_theirs(statement)
+                    if plural != statement:
+                        statement = plural
+                        reading = replace(reading, statement=plural)
                 key = (
                     reading.belief_type.value,
                     reading.subject,

@@ -105,6 +105,20 @@ def _third_person_object(phrase: str, *, team: bool = False) -> str:
     return out
 
 
+_QUOTED = re.compile(r"(\"[^\"]*\"|“[^”]*”)")
+
+
+def plural_as_theirs(statement: str) -> str:
+    """``User had a blast on our camping trip.`` -> ``... on their camping trip.``: in a
+    statement about the user, ``we``, ``us`` and ``our`` are the user's with others (a quoted
+    title, ``"Our Town"``, is kept as written)."""
+    parts = _QUOTED.split(statement)
+    for index in range(0, len(parts), 2):  # the even parts lie outside quotes
+        for pattern, replacement in _TEAM_PRONOUNS:
+            parts[index] = pattern.sub(replacement, parts[index])
+    return "".join(parts)
+
+
 def _indefinite(phrase: str) -> str:
     """``my Apple Watch`` -> ``an Apple Watch`` (a possession stated without ownership words)."""
     match = re.match(r"^(?:my|our)\s+(?P<rest>.+)$", phrase, re.IGNORECASE)
