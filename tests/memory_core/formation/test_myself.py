@@ -1,7 +1,8 @@
 """``myself`` in what the user says of someone else is ``themselves``, not a second ``User``.
 
 ``The support group has given me courage to embrace myself`` formed ``... given User courage
-to embrace User.``. Invented text; written before the change, when 1 of its 2 cases held (a relation's act, read by another rule).
+to embrace User.``. Invented text; written before the change, when 1 of its 2 cases held (a
+relation's act, which another rule reads).
 """
 
 from __future__ import annotations

@@ -129,7 +129,8 @@ _WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
 _FIRST_PERSON = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
-        (r"\b(?:myself|me)\b", "User"),
+        (r"\bmyself\b", "themselves"),  # ``... given User courage to push themselves``
+        (r"\bme\b", "User"),
         (r"\b(?:my|mine)\b", "User's"),
         (r"\bI\s+am\b", "User is"),
         (r"\bI\s+have\b", "User has"),
