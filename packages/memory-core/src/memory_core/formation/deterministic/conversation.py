@@ -104,15 +104,11 @@ def _object_cut(words: list[str]) -> int:
     before its first preposition there, else before a subject pronoun opening a clause (``the
     group they are a part of``), so it never ends mid-phrase (``... places they want to``)
     nor inside ``both X and Y``, and at ``MAX_OBJECT_WORDS`` at most."""
-    pair = next((i for i, w in enumerate(words) if w.casefold() == "both"), None)
+    both = next((i for i, w in enumerate(words) if w.casefold() == "both"), len(words))
     for boundaries in (_OBJECT_BOUNDARIES, _PREPOSITIONS, _SUBJECT_PRONOUNS):
         for i, word in enumerate(words[6:MAX_OBJECT_WORDS], start=6):
             lower = word.casefold()
-            if (
-                lower == "and"
-                and pair is not None
-                and "and" not in (w.casefold() for w in words[pair:i])
-            ):
+            if lower == "and" and both < i and "and" not in map(str.casefold, words[both:i]):
                 continue  # ``both X and Y``: the pair's ``and``
             if lower in boundaries:
                 return i

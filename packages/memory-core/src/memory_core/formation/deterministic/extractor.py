@@ -44,6 +44,12 @@ from memory_core.formation.deterministic.screening import (
     cut_embedded_question,
     sentence_forms_nothing,
 )
+from memory_core.formation.deterministic.statement_ends import (
+    DASH,
+    untorn,
+    whole_elaboration,
+    without_them,
+)
 from memory_core.formation.port import Candidate, Turn
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
 
@@ -223,9 +229,9 @@ class DeterministicExtractor:
                     # ``My uncle is Farid. He owns a vineyard.``: what the user says of others.
                     proposals += [(p, Polarity.ASSERT) for p in people_readings(act, names)]
                 proposals = [
-                    (_untorn(_whole_elaboration(kept, sentence)), pol)
+                    (untorn(whole_elaboration(kept, sentence)), pol)
                     for p, pol in proposals
-                    if (kept := _without_them(p, sentence)) is not None
+                    if (kept := without_them(p, sentence)) is not None
                 ]
                 previous = [p for p, polarity in proposals if polarity is Polarity.ASSERT]
                 emit(proposals)
@@ -251,7 +257,6 @@ _PURPOSE_TAIL = re.compile(
 )
 """A trailing purpose clause (``to see whether ...``, ``so I could ...``): what the user hoped
 to learn or gain is not asserted, but the act before it is."""
-_DASH = re.compile(r"\s+[-–—]+\s+")
 _CLAUSE_OPENER = re.compile(
     r"^(?:I|I'm|I've|I'd|we|we're|it|it's|its|that|that's|this|they|they're|he|she|you|you're"
     r"|so|but|and|honestly|can't|cannot|such|there|what|which|totally|really|super"
@@ -269,7 +274,7 @@ def _sentence_parts(sentence: str) -> list[str]:
     text = _PURPOSE_TAIL.sub("", cut_embedded_question(sentence))
     if text != sentence:
         text = text.rstrip(" ,.") + "."
-    parts = _DASH.split(text)
+    parts = DASH.split(text)
     out = [parts[0]]
     for part in parts[1:]:
         if _CLAUSE_OPENER.match(part) or _is_past(part.split(" ", 1)[0]):
@@ -277,93 +282,6 @@ def _sentence_parts(sentence: str) -> list[str]:
         else:
             out[-1] = f"{out[-1]} - {part}"
     return out
-
-
-_NO_ELABORATION = frozenset(
-    {"lol", "haha", "ha", "hehe", "yum", "yay", "wow", "omg", "tbh", "btw", "ugh", "woohoo"}
-    | {"too", "now", "already", "though", "lately", "recently"}
-)
-"""Words a statement drops from its end (or that elaborate nothing, ``- yum!``)."""
-_THIRD_PERSON_WORD = {"me": "them", "my": "their", "i": "they", "mine": "theirs", "us": "them"}
-
-
-def _last_word(text: str) -> str | None:
-    words = [w.casefold() for w in re.findall(r"[\w'-]+", text)]
-    while words and words[-1] in _NO_ELABORATION:
-        words.pop()
-    return _THIRD_PERSON_WORD.get(words[-1], words[-1]) if words else None
-
-
-def _whole_elaboration(proposal: _Proposal, sentence: str) -> _Proposal:
-    """``proposal`` without what follows its spaced dash unless that is the sentence's whole
-    elaboration: a list cut at its first comma (``a mix of emotions - pride.``), ``even
-    though`` cut to ``even``, an object cut at its word limit or an interjection (``- yum!``)
-    leaves a torn half, and the statement reads better without it."""
-    rendered = proposal.render()
-    dash = _DASH.search(sentence)
-    if " - " not in rendered or dash is None:
-        return proposal
-    said = _last_word(sentence[dash.end() :])
-    if said is not None and _last_word(rendered.split(" - ", 1)[1]) == said:
-        return proposal
-    if proposal.statement is not None:
-        return replace(proposal, statement=rendered.split(" - ", 1)[0].rstrip(" ,;:") + ".")
-    return replace(proposal, obj=proposal.obj.split(" - ", 1)[0].rstrip(" ,;:"))
-
-
-_TORN_RELATIVE = re.compile(
-    r",?\s+(?:who|which|that)\s+(?:\w+\s+){0,2}?(?:is|are|was|were|been|being|be|had|has|have)\.$"
-)
-"""A relative clause cut to its verb (``... Tomas, who had been.``)."""
-
-
-def _untorn(proposal: _Proposal) -> _Proposal:
-    """``proposal`` without a relative clause its reading cut to the verb: ``I met this
-    friendly man, Tomas, who had been through a lot, yet ...`` is ``User met this friendly
-    man, Tomas.``, not ``... who had been.``."""
-    rendered = proposal.render()
-    torn = _TORN_RELATIVE.search(rendered)
-    if torn is None:
-        return proposal
-    if proposal.statement is not None:
-        return replace(proposal, statement=rendered[: torn.start()].rstrip(" ,") + ".")
-    tail = rendered[torn.start() : -1]
-    if not proposal.obj.endswith(tail):
-        return proposal
-    return replace(proposal, obj=proposal.obj[: -len(tail)].rstrip(" ,"))
-
-
-_TO_THEM = re.compile(r"\s+(?:with|for|to)\s+them\.$")
-
-
-def _unnamed_them(proposal: _Proposal, sentence: str) -> bool:
-    """Whether ``proposal`` ends on a ``them`` the sentence said of others it never names
-    (``I'm lucky to have them``); a ``me`` written ``them`` (``friends who support me``) is
-    the user."""
-    return (
-        proposal.render().endswith(" them.")
-        and re.search(r"\bthem\b", sentence, re.IGNORECASE) is not None
-        and re.search(r"\b(?:me|myself)\b", sentence, re.IGNORECASE) is None
-    )
-
-
-def _without_them(proposal: _Proposal, sentence: str) -> _Proposal | None:
-    """``proposal`` without an unnamed ``them`` (:func:`_unnamed_them`): a ``with``, ``for`` or
-    ``to them`` that ends it is dropped (``User loves sharing their recipes.``), and a
-    proposal whose verb takes ``them`` as its object forms nothing (``User is lucky to have
-    them.``)."""
-    if not _unnamed_them(proposal, sentence):
-        return proposal
-    rendered = proposal.render()
-    phrase = _TO_THEM.search(rendered)
-    if phrase is None:
-        return None
-    if proposal.statement is not None:
-        return replace(proposal, statement=rendered[: phrase.start()] + ".")
-    tail = rendered[phrase.start() : -1]
-    if not proposal.obj.endswith(tail):
-        return None
-    return replace(proposal, obj=proposal.obj[: -len(tail)])
 
 
 def _candidate(reading: ClauseReading, turn: Turn) -> Candidate:
