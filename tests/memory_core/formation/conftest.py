@@ -161,3 +161,20 @@ def read() -> Callable[[str], list[Reading]]:
         return [(c.belief_type.value, c.subject, c.statement) for c in extractor.extract(turn)]
 
     return reading
+
+
+@pytest.fixture
+def answered() -> Callable[[str, str], list[str]]:
+    """The statements the deterministic extractor reads from a user's reply to ``prompt`` (the
+    other speaker's message just before it), screened like a turn, at the case clock."""
+    from memory_core.formation import DeterministicExtractor, Turn, screen_turn
+
+    extractor = DeterministicExtractor()
+    at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+    def statements(prompt: str, text: str) -> list[str]:
+        sentences = screen_turn(text).sentences
+        turn = Turn(event_id="e1", created_at=at, sentences=sentences, prompt=prompt)
+        return [c.statement for c in extractor.extract(turn)]
+
+    return statements

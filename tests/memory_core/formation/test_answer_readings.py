@@ -6,22 +6,11 @@ asked and the user's bare reply. Invented people and places; no public dataset t
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 import pytest
 
-from memory_core.formation.deterministic import DeterministicExtractor
-from memory_core.formation.hazards import screen_turn
-from memory_core.formation.port import Turn
-
-AT = datetime(2026, 1, 5, 12, tzinfo=UTC)
-
-
-def _statements(prompt: str, reply: str) -> list[str]:
-    turn = Turn(
-        event_id="e-1", created_at=AT, sentences=screen_turn(reply).sentences, prompt=prompt
-    )
-    return [c.statement for c in DeterministicExtractor().extract(turn)]
+Answered = Callable[[str, str], list[str]]
 
 
 @pytest.mark.parametrize(
@@ -48,8 +37,10 @@ def _statements(prompt: str, reply: str) -> list[str]:
         ("Which book did you read?", "The Salt Road.", "User read The Salt Road."),
     ],
 )
-def test_a_bare_reply_answers_the_question(prompt: str, reply: str, statement: str) -> None:
-    assert _statements(prompt, reply) == [statement]
+def test_a_bare_reply_answers_the_question(
+    answered: Answered, prompt: str, reply: str, statement: str
+) -> None:
+    assert answered(prompt, reply) == [statement]
 
 
 @pytest.mark.parametrize(
@@ -64,10 +55,10 @@ def test_a_bare_reply_answers_the_question(prompt: str, reply: str, statement: s
         ("What would you cook?", "Paella."),  # a hypothetical
     ],
 )
-def test_anything_else_forms_nothing(prompt: str, reply: str) -> None:
-    assert _statements(prompt, reply) == []
+def test_anything_else_forms_nothing(answered: Answered, prompt: str, reply: str) -> None:
+    assert answered(prompt, reply) == []
 
 
-def test_a_reply_with_its_own_statement_is_not_read_as_an_answer() -> None:
-    statements = _statements("What did you buy?", "It was great, I loved the market.")
+def test_a_reply_with_its_own_statement_is_not_read_as_an_answer(answered: Answered) -> None:
+    statements = answered("What did you buy?", "It was great, I loved the market.")
     assert not any(s.startswith("User bought") for s in statements)

@@ -11,22 +11,11 @@ failed then.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 import pytest
 
-from memory_core.formation.deterministic import DeterministicExtractor
-from memory_core.formation.hazards import screen_turn
-from memory_core.formation.port import Turn
-
-AT = datetime(2026, 1, 5, 12, tzinfo=UTC)
-
-
-def _statements(prompt: str, reply: str) -> list[str]:
-    turn = Turn(
-        event_id="e-1", created_at=AT, sentences=screen_turn(reply).sentences, prompt=prompt
-    )
-    return [c.statement for c in DeterministicExtractor().extract(turn)]
+Answered = Callable[[str, str], list[str]]
 
 
 @pytest.mark.parametrize(
@@ -74,8 +63,10 @@ def _statements(prompt: str, reply: str) -> list[str]:
         ),
     ],
 )
-def test_the_duration_answers_the_question(prompt: str, reply: str, statement: str) -> None:
-    assert statement in _statements(prompt, reply)
+def test_the_duration_answers_the_question(
+    answered: Answered, prompt: str, reply: str, statement: str
+) -> None:
+    assert statement in answered(prompt, reply)
 
 
 @pytest.mark.parametrize(
@@ -86,5 +77,5 @@ def test_the_duration_answers_the_question(prompt: str, reply: str, statement: s
         ("How long have you been painting?", "Honestly I can't remember, it's been ages."),
     ],
 )
-def test_no_duration_forms_from_these(prompt: str, reply: str) -> None:
-    assert not [s for s in _statements(prompt, reply) if " since " in s or " for " in s]
+def test_no_duration_forms_from_these(answered: Answered, prompt: str, reply: str) -> None:
+    assert not [s for s in answered(prompt, reply) if " since " in s or " for " in s]
