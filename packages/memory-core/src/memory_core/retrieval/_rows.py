@@ -14,6 +14,7 @@ changes no answer.
 from __future__ import annotations
 
 import operator
+from collections import OrderedDict
 from collections.abc import Iterable
 from contextlib import suppress
 from datetime import datetime
@@ -195,7 +196,9 @@ class Row:
         return found
 
 
-_rows: dict[str, Row] = {}
+_rows: OrderedDict[str, Row] = OrderedDict()
+"""Remembered rows, oldest first: ``popitem(last=False)`` forgets the oldest in constant time
+(a plain dict's first key is found by skipping the slots of every key deleted before it)."""
 
 
 def rows_of(beliefs: Iterable[Belief]) -> list[Row]:
@@ -210,8 +213,8 @@ def rows_of(beliefs: Iterable[Belief]) -> list[Row]:
         if row is None or row.belief is not belief:
             row = Row(belief)
             if len(table) >= ROW_CACHE_SIZE:
-                with suppress(KeyError, RuntimeError, StopIteration):  # a racing eviction
-                    del table[next(iter(table))]
+                with suppress(KeyError):  # a racing eviction emptied it
+                    table.popitem(last=False)
             table[identifier] = row
         append(row)
     return out
