@@ -89,7 +89,7 @@ def coordinated_acts(text: str) -> list[str]:
     body = text[match.end() :].rstrip(" .!")
     acts = _split_acts(body, progressive=match["aux"] is not None)
     if acts is None and match["aux"] is not None and match["aux"].startswith("have"):
-        return _then_past(match, body) or [text]
+        return _then_past(lead, match["head"], body) or [text]
     if acts is None or any(_REFERS_BACK.search(act) for act in acts[1:]):
         return [text]
     trailing = _trailing_time(acts[-1])
@@ -101,10 +101,10 @@ def coordinated_acts(text: str) -> list[str]:
 _RECENT = re.compile(r"^(?:just|also|finally|recently)\s+", re.IGNORECASE)
 
 
-def _then_past(match: re.Match[str], body: str) -> list[str] | None:
+def _then_past(lead: str, head: str, body: str) -> list[str] | None:
     """``I've been working on my shop and (just) teamed up with a baker``: an ongoing act,
     then a past one, each with its own verb group (the second is no ``have been teamed``)."""
-    subject = match["head"].split()[0]
+    subject = head.split()[0]
     for joint in _AND.finditer(body):
         first, second = body[: joint.start()], _RECENT.sub("", body[joint.end() :])
         first_words, second_words = first.split(), second.split()
@@ -115,8 +115,7 @@ def _then_past(match: re.Match[str], body: str) -> list[str] | None:
             and _is_past(second_words[0].casefold())
             and not _REFERS_BACK.search(second)
         ):
-            lead = match["lead"].strip(" ,")
-            return [collapse(f"{lead} {match['head']} {first}"), collapse(f"{subject} {second}")]
+            return [collapse(f"{lead} {head} {first}"), collapse(f"{subject} {second}")]
     return None
 
 

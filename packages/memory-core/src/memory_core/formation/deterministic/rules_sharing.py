@@ -78,10 +78,14 @@ def _clip(text: str, limit: int = MAX_SHOWN_WORDS) -> str:
     words = text.split()
     if len(words) <= limit:
         return text
-    words = words[:limit]
-    while len(words) > 1 and words[-1].casefold() in _LOOSE_END:
+    return " ".join(_trimmed(words[:limit], _LOOSE_END, keep=1))
+
+
+def _trimmed(words: list[str], loose: frozenset[str], *, keep: int) -> list[str]:
+    """``words`` without the ``loose`` words that end them, keeping at least ``keep``."""
+    while len(words) > keep and words[-1].casefold() in loose:
         words.pop()
-    return " ".join(words)
+    return words
 
 
 def _opens_qualifier(words: list[str], index: int) -> bool:
@@ -116,10 +120,8 @@ def _clip_caption(text: str) -> str:
     ]
     if not cuts:
         return _clip(text, MAX_CAPTION_WORDS)
-    kept = words[: cuts[-1]]
-    while len(kept) > 2 and kept[-1].casefold() in _VERB_LEFT:
-        kept.pop()  # ``a woman in a yellow coat is [walking ...]``: the cut phrase's verb
-    return " ".join(kept)
+    # ``a woman in a yellow coat is [walking ...]``: never the verb of the phrase it cut.
+    return " ".join(_trimmed(words[: cuts[-1]], _VERB_LEFT, keep=2))
 
 
 def _subject(shown: str) -> str:

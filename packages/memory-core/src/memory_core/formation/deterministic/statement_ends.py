@@ -31,21 +31,31 @@ def _last_word(text: str) -> str | None:
     return _THIRD_PERSON_WORD.get(words[-1], words[-1]) if words else None
 
 
+def _cut(proposal: _Proposal, rendered: str, start: int) -> _Proposal | None:
+    """``proposal`` with its rendering cut at ``start``: its statement, or its object when the
+    cut falls inside the object; None when it does not."""
+    if proposal.statement is not None:
+        return replace(proposal, statement=rendered[:start].rstrip(" ,;:") + ".")
+    tail = rendered[start:-1]
+    if not proposal.obj.endswith(tail):
+        return None
+    return replace(proposal, obj=proposal.obj[: -len(tail)].rstrip(" ,;:"))
+
+
 def whole_elaboration(proposal: _Proposal, sentence: str) -> _Proposal:
     """``proposal`` without what follows its spaced dash unless that is the sentence's whole
     elaboration: a list cut at its first comma (``a mix of emotions - pride.``), ``even
     though`` cut to ``even``, an object cut at its word limit or an interjection (``- yum!``)
     leaves a torn half, and the statement reads better without it."""
     rendered = proposal.render()
-    dash = DASH.search(sentence)
-    if " - " not in rendered or dash is None:
+    at = rendered.find(" - ")
+    dash = DASH.search(sentence) if at >= 0 else None
+    if dash is None:
         return proposal
     said = _last_word(sentence[dash.end() :])
-    if said is not None and _last_word(rendered.split(" - ", 1)[1]) == said:
+    if said is not None and _last_word(rendered[at + 3 :]) == said:
         return proposal
-    if proposal.statement is not None:
-        return replace(proposal, statement=rendered.split(" - ", 1)[0].rstrip(" ,;:") + ".")
-    return replace(proposal, obj=proposal.obj.split(" - ", 1)[0].rstrip(" ,;:"))
+    return _cut(proposal, rendered, at) or proposal
 
 
 _TORN_RELATIVE = re.compile(
@@ -60,47 +70,27 @@ def untorn(proposal: _Proposal) -> _Proposal:
     man, Tomas.``, not ``... who had been.``."""
     rendered = proposal.render()
     torn = _TORN_RELATIVE.search(rendered)
-    if torn is None:
-        return proposal
-    if proposal.statement is not None:
-        return replace(proposal, statement=rendered[: torn.start()].rstrip(" ,") + ".")
-    tail = rendered[torn.start() : -1]
-    if not proposal.obj.endswith(tail):
-        return proposal
-    return replace(proposal, obj=proposal.obj[: -len(tail)].rstrip(" ,"))
+    return proposal if torn is None else _cut(proposal, rendered, torn.start()) or proposal
 
 
 _TO_THEM = re.compile(r"\s+(?:with|for|to)\s+them\.$")
 
 
-def _unnamed_them(proposal: _Proposal, sentence: str) -> bool:
-    """Whether ``proposal`` ends on a ``them`` the sentence said of others it never names
-    (``I'm lucky to have them``); a ``me`` written ``them`` (``friends who support me``) is
-    the user."""
-    return (
-        proposal.render().endswith(" them.")
-        and re.search(r"\bthem\b", sentence, re.IGNORECASE) is not None
-        and re.search(r"\b(?:me|myself)\b", sentence, re.IGNORECASE) is None
-    )
-
-
 def without_them(proposal: _Proposal, sentence: str) -> _Proposal | None:
-    """``proposal`` without an unnamed ``them`` (:func:`_unnamed_them`): a ``with``, ``for`` or
-    ``to them`` that ends it is dropped (``User loves sharing their recipes.``), and a
-    proposal whose verb takes ``them`` as its object forms nothing (``User is lucky to have
+    """``proposal`` without a ``them`` the sentence said of others it never names (no ``me``
+    there: a ``me`` written ``them``, ``friends who support me``, is the user). A ``with``,
+    ``for`` or ``to them`` that ends it is dropped (``User loves sharing their recipes.``);
+    a proposal whose verb takes ``them`` as its object forms nothing (``User is lucky to have
     them.``)."""
-    if not _unnamed_them(proposal, sentence):
-        return proposal
     rendered = proposal.render()
+    if (
+        not rendered.endswith(" them.")
+        or re.search(r"\bthem\b", sentence, re.IGNORECASE) is None
+        or re.search(r"\b(?:me|myself)\b", sentence, re.IGNORECASE) is not None
+    ):
+        return proposal
     phrase = _TO_THEM.search(rendered)
-    if phrase is None:
-        return None
-    if proposal.statement is not None:
-        return replace(proposal, statement=rendered[: phrase.start()] + ".")
-    tail = rendered[phrase.start() : -1]
-    if not proposal.obj.endswith(tail):
-        return None
-    return replace(proposal, obj=proposal.obj[: -len(tail)])
+    return None if phrase is None else _cut(proposal, rendered, phrase.start())
 
 
 __all__ = ["DASH", "untorn", "whole_elaboration", "without_them"]
