@@ -369,7 +369,7 @@ def _proposal(
     from memory_core.text import TimePhrase
 
     statement = collapse(f"{who} {predicate} {obj}").rstrip(" .!,") + "."
-    if not subject or len(statement) < 12:
+    if not subject or len(statement) < 11:
         return []
     proposal = _p(BeliefType.FACT, subject, predicate, obj, exclusive=False, statement=statement)
     return [

@@ -119,4 +119,33 @@ def _then_past(lead: str, head: str, body: str) -> list[str] | None:
     return None
 
 
-__all__ = ["coordinated_acts"]
+def state_and_act(text: str) -> tuple[str, str] | None:
+    """``I'm a nurse and worked a double shift``: the first-person clause as a state and the
+    past act after it, each with the subject (the act takes no ``am``); None when ``text`` is no
+    such pair. An ongoing first part (``I'm baking and ...``) is the progressive reading's, and
+    an act that refers back (``and loved it``) keeps the clause whole."""
+    match = _HEAD.match(text)
+    if match is None or match["aux"] not in ("am", "are", "was", "were") or '"' in text:
+        return None
+    lead = match["lead"].strip(" ,")
+    if (lead and not _time_only(lead)) or _NEGATED.search(text):
+        return None
+    body = text[match.end() :].rstrip(" .!")
+    subject = match["head"].split()[0]
+    for joint in _AND.finditer(body):
+        first, second = body[: joint.start()], _RECENT.sub("", body[joint.end() :])
+        first_words, second_words = first.split(), second.split()
+        if (
+            first_words
+            and len(second_words) >= 2
+            and not first_words[0].casefold().endswith("ing")
+            and _is_past(second_words[0].casefold())
+            and not _REFERS_BACK.search(second)
+        ):
+            trailing = _trailing_time(second)  # ``... and found a starfish yesterday``
+            state = collapse(f"{lead} {match['head']} {first} {trailing}")
+            return state, collapse(f"{lead} {subject} {second}")
+    return None
+
+
+__all__ = ["coordinated_acts", "state_and_act"]

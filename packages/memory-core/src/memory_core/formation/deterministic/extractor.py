@@ -10,8 +10,9 @@ from memory_core.domain import BeliefType, Polarity
 from memory_core.formation._text import split_clauses
 from memory_core.formation.deterministic.answers import answer_readings, how_long_clause
 from memory_core.formation.deterministic.conversation import _LISTENER, _is_past
-from memory_core.formation.deterministic.coordination import coordinated_acts
+from memory_core.formation.deterministic.coordination import coordinated_acts, state_and_act
 from memory_core.formation.deterministic.phrases import _Proposal, plural_as_theirs
+from memory_core.formation.deterministic.pronouns import with_person_named
 from memory_core.formation.deterministic.reading import (
     ClauseReading,
     _read,
@@ -27,11 +28,7 @@ from memory_core.formation.deterministic.rules_clauses import (
 )
 from memory_core.formation.deterministic.rules_identity import resolved_identity
 from memory_core.formation.deterministic.rules_naming import names_given
-from memory_core.formation.deterministic.rules_people import (
-    is_person_name,
-    people_readings,
-    with_person_named,
-)
+from memory_core.formation.deterministic.rules_people import is_person_name, people_readings
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.rules_team import team_change
@@ -240,13 +237,20 @@ class DeterministicExtractor:
 
 def _read_acts(text: str) -> list[tuple[str, list[tuple[_Proposal, Polarity]]]]:
     """The clause as the acts it joins (``coordinated_acts``), each with what it reads, when
-    each reads as a statement alone; else the whole clause and its reading. A team's change of
-    decision (``We ditched X and moved to Y``) is read whole by its own rule."""
+    each reads as a statement alone; a state and the act after it (``state_and_act``), each
+    that reads; else the whole clause and its reading. A team's change of decision (``We
+    ditched X and moved to Y``) is read whole by its own rule."""
     acts = coordinated_acts(text)
     if len(acts) > 1 and team_change(text) is None:
         readings = [_read(act) for act in acts]
         if all(readings):
             return list(zip(acts, readings, strict=True))
+    pair = state_and_act(text)
+    if pair is not None:
+        # A passing state reads nothing alone (``I was sick all week``); the act still does.
+        read = [(part, reading) for part in pair if (reading := _read(part))]
+        if read:
+            return read
     return [(text, _read(text))]
 
 

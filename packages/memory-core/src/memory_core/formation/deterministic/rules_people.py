@@ -12,6 +12,9 @@ states an event, a state or a role of it:
   pronoun names nothing and the clause forms nothing.
 * **A definite thing**: ``The library closes at six on weekdays.``
 
+A state, then an act of the same person, are two facts (``She's four and already reads chapter
+books`` -> ``Ada is four.``, ``Ada reads chapter books.``).
+
 The user in the predicate becomes ``User`` (``Tomasz fixed my bike`` -> ``Tomasz fixed User's
 bike.``), and relative time resolves as for the user's own events. The subject is how people
 refer to the person (the given name, or a title and surname: ``rosa``, ``dr. mehta``), what of
@@ -49,11 +52,10 @@ from memory_core.formation.deterministic.lexicon import (
     _NOT_NAME_WORDS,
     _PARTICIPLES,
     _PARTICLES,
-    _PREPOSITIONS,
     _words,
 )
 from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
-from memory_core.text import collapse, take_time
+from memory_core.text import TimePhrase, collapse, take_time
 
 _TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor)\.?"
 _NAME_WORD = r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
@@ -126,6 +128,7 @@ _VERDICT_HEAD = re.compile(
 )
 _COMPARISON = re.compile(r"\w+er\s+than\b")
 _WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|this|that|these|those|one|there)\b", re.I)
 _FIRST_PERSON = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
@@ -162,7 +165,36 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     if parsed is None:
         return []
     who, subject, rest, plural = parsed
-    rest = _strip_adverbs(_CLEFT.sub("", rest, count=1))
+    out: list[_Proposal] = []
+    for predicate in _state_then_act(_CLEFT.sub("", rest, count=1), plural=plural):
+        out += _predicate_readings(who, subject, _strip_adverbs(predicate), plural, when)
+    return out
+
+
+def _state_then_act(rest: str, *, plural: bool) -> list[str]:
+    """``is four and already reads chapter books``: a state, then an act of the same person,
+    as two predicates; else ``rest`` alone. An act that refers back (``and takes it very
+    seriously``) keeps the predicate whole."""
+    words = rest.split()
+    if len(words) < 4 or words[0].casefold() not in _BE or words[1].casefold().endswith("ing"):
+        return [rest]
+    for joint in re.finditer(r"\s+and\s+", rest):
+        first, second = rest[: joint.start()], _strip_adverbs(rest[joint.end() :])
+        verb = second.split(" ", 1)[0].casefold()
+        if (
+            " " in second
+            and _is_verb(verb, plural=plural)
+            and verb not in _AUXILIARIES
+            and not _REFERS_BACK.search(second)
+        ):
+            return [first, second]
+    return [rest]
+
+
+def _predicate_readings(
+    who: str, subject: str, rest: str, plural: bool, when: TimePhrase | None
+) -> list[_Proposal]:
+    """The fact one predicate states of ``who`` (nothing when it is theirs alone)."""
     words = rest.split()
     if not words or _NEGATION.match(rest) or _NEGATED_VERB.match(rest):
         return []
@@ -351,40 +383,4 @@ def _as_user(text: str) -> str:
     return collapse(text)
 
 
-_OBJECT_PRONOUN = re.compile(r"\b(?:him|her)\b(?=\s*(?P<next>[\w'-]*))")
-_NOT_OWNED = _words(
-    """a an the some any this that these those my their our his its again too back up out off
-    down over away home today tonight yesterday tomorrow last next every each all so very"""
-)
-"""Words after ``her`` that make it an object (``gave her some flowers``), not a possessive."""
-_BARE_VERB_TAKERS = re.compile(r"\b(?:help|helped|helps|let|made|make|watched|saw|heard)\s+her$")
-
-
-def with_person_named(statement: str, names: list[str]) -> str | None:
-    """The user's statement with ``him``/``her`` as the person the message named, when it named
-    exactly one (``User sat with her.`` -> ``User sat with Rosa.``); None when the pronoun is
-    an object and the message named no one or several, since the statement then names no one.
-    ``her`` before a noun is a possessive: it becomes ``Rosa's`` or stays."""
-    people = list(dict.fromkeys(names))
-    out: list[str] = []
-    end = 0
-    for match in _OBJECT_PRONOUN.finditer(statement):
-        following = match["next"].casefold()
-        possessive = (
-            match[0] == "her"
-            and bool(following)
-            and following not in _NOT_OWNED
-            and following not in _PREPOSITIONS
-            and _BARE_VERB_TAKERS.search(statement[: match.end()]) is None
-        )
-        if len(people) != 1:
-            if not possessive:
-                return None
-            continue
-        out.append(statement[end : match.start()])
-        out.append(f"{people[0]}'s" if possessive else people[0])
-        end = match.end()
-    return "".join(out) + statement[end:] if out else statement
-
-
-__all__ = ["is_person_name", "people_readings", "with_person_named"]
+__all__ = ["is_person_name", "people_readings"]

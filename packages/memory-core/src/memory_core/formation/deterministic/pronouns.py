@@ -1,0 +1,45 @@
+"""``him`` and ``her`` in the user's own statement, as the person the message named."""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.formation.deterministic.lexicon import _PREPOSITIONS, _words
+
+_OBJECT_PRONOUN = re.compile(r"\b(?:him|her)\b(?=\s*(?P<next>[\w'-]*))")
+_NOT_OWNED = _words(
+    """a an the some any this that these those my their our his its again too back up out off
+    down over away home today tonight yesterday tomorrow last next every each all so very"""
+)
+"""Words after ``her`` that make it an object (``gave her some flowers``), not a possessive."""
+_BARE_VERB_TAKERS = re.compile(r"\b(?:help|helped|helps|let|made|make|watched|saw|heard)\s+her$")
+
+
+def with_person_named(statement: str, names: list[str]) -> str | None:
+    """The user's statement with ``him``/``her`` as the person the message named, when it named
+    exactly one (``User sat with her.`` -> ``User sat with Rosa.``); None when the pronoun is
+    an object and the message named no one or several, since the statement then names no one.
+    ``her`` before a noun is a possessive: it becomes ``Rosa's`` or stays."""
+    people = list(dict.fromkeys(names))
+    out: list[str] = []
+    end = 0
+    for match in _OBJECT_PRONOUN.finditer(statement):
+        following = match["next"].casefold()
+        possessive = (
+            match[0] == "her"
+            and bool(following)
+            and following not in _NOT_OWNED
+            and following not in _PREPOSITIONS
+            and _BARE_VERB_TAKERS.search(statement[: match.end()]) is None
+        )
+        if len(people) != 1:
+            if not possessive:
+                return None
+            continue
+        out.append(statement[end : match.start()])
+        out.append(f"{people[0]}'s" if possessive else people[0])
+        end = match.end()
+    return "".join(out) + statement[end:] if out else statement
+
+
+__all__ = ["with_person_named"]
