@@ -12,8 +12,9 @@ One module, so every package compares text the same way:
 * English word forms over one irregular-verb table (:data:`IRREGULAR_VERBS`; the extractor's
   past-form recognition lists are still its own, see :mod:`memory_core.text._forms`):
   conjugation for formation (:func:`third_person`, :func:`undo_third_person`, :func:`gerund`,
-  :func:`irregular_past`) and base forms and inflections for retrieval's query expansion
-  (:func:`base_forms`, :func:`inflections`, :func:`variants`, :func:`same_word`);
+  :func:`irregular_past`, :func:`past_tense`) and base forms and inflections for retrieval's
+  query expansion (:func:`base_forms`, :func:`inflections`, :func:`variants`,
+  :func:`same_word`);
 * relative time anchored to a clock (:func:`take_time`, :func:`resolve_time`,
   :func:`resolve_span`): formation dates what a turn says (``yesterday`` -> ``on
   2026-01-04``), retrieval reads the days a question asks about;
@@ -39,6 +40,7 @@ from memory_core.text._forms import (
     inflections,
     irregular_past,
     irregular_past_base,
+    past_tense,
     same_word,
     third_person,
     undo_third_person,
@@ -92,6 +94,7 @@ __all__ = [
     "label_key",
     "matching_key",
     "month_span",
+    "past_tense",
     "resolve_span",
     "resolve_time",
     "same_word",

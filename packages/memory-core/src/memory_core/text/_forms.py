@@ -274,6 +274,27 @@ def irregular_past(base: str) -> str | None:
     return _PAST_OF.get(base)
 
 
+_SAME_IN_THE_PAST = frozenset({"read", "put", "cut", "let", "set", "hit", "quit", "cost", "shut"})
+
+
+def past_tense(base: str) -> str:
+    """The simple past of a base-form verb (``kick`` -> ``kicked``, ``shop`` -> ``shopped``,
+    ``carry`` -> ``carried``, ``run`` -> ``ran``, ``put`` -> ``put``), lowercase."""
+    lower = base.casefold()
+    if lower in _SAME_IN_THE_PAST:
+        return lower
+    irregular = irregular_past(lower)
+    if irregular is not None:
+        return irregular
+    if lower.endswith("e"):
+        return lower + "d"
+    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in _VOWELS:
+        return lower[:-1] + "ied"
+    if sum(ch in _VOWELS for ch in lower) == 1:  # one syllable: ``shop`` -> ``shopp``
+        return gerund(lower)[: -len("ing")] + "ed"
+    return lower + "ed"  # ``open`` -> ``opened``
+
+
 def irregular_past_base(past: str) -> str | None:
     """The base of an irregular past formation reads back (``went`` -> ``go``), else None."""
     return _PAST_BASE.get(past)

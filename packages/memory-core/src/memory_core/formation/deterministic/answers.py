@@ -23,7 +23,7 @@ import re
 
 from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.phrases import _p, _Proposal
-from memory_core.text import collapse, irregular_past
+from memory_core.text import collapse, past_tense
 
 _FAVORITE_QUESTION = re.compile(
     r"^(?:\w+[,!]\s+)*(?:so,?\s+)?(?:what(?:'s|’s|\s+is|\s+are)|which\s+is)\s+your\s+"
@@ -56,7 +56,6 @@ _NOT_IN_THE_QUESTION = re.compile(
     re.IGNORECASE,
 )
 _MOTION = frozenset({"go", "travel", "fly", "move", "head", "drive", "walk", "run", "ride"})
-_PAST_AS_BASE = frozenset({"read", "put", "cut", "let", "set", "hit", "quit", "cost"})
 _NOT_A_DID_ANSWER = re.compile(
     r"\b(?:I|me|we|you|your|it|this|that|is|are|was|were|do|does|did|have|has|not|no|don't"
     r"|can't|yes|yeah|nope|maybe|sure|know|nothing|nowhere|nobody)\b",
@@ -71,20 +70,6 @@ def _bare(sentence: str) -> str:
         previous = answer
         answer = _FILLER.sub("", answer).strip(" ,.!")
     return answer
-
-
-def _past(verb: str) -> str:
-    lower = verb.casefold()
-    if lower in _PAST_AS_BASE:
-        return lower
-    irregular = irregular_past(lower)
-    if irregular is not None:
-        return irregular
-    if lower.endswith("e"):
-        return lower + "d"
-    if lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
-        return lower[:-1] + "ied"
-    return lower + "ed"
 
 
 def _did_you_readings(prompt: str, answer: str) -> list[_Proposal]:
@@ -103,7 +88,7 @@ def _did_you_readings(prompt: str, answer: str) -> list[_Proposal]:
     value = re.sub(r"^My\b", "their", value)
     rest = collapse(question.group("rest") or "").casefold()
     wh = question.group("wh").casefold()
-    past = _past(verb)
+    past = past_tense(verb)
     if wh == "where":
         statement = f"User {past} {'to' if verb in _MOTION else 'in'} {value} {rest}"
     elif wh == "who":

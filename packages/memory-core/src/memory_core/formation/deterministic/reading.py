@@ -30,7 +30,15 @@ from memory_core.formation.deterministic.screening import (
     _supply_subject,
 )
 from memory_core.formation.port import USER_STATEMENT_CONFIDENCE
-from memory_core.text import collapse, gerund, resolve_time, undo_third_person
+from memory_core.text import (
+    TimePhrase,
+    collapse,
+    gerund,
+    gerund_base,
+    past_tense,
+    resolve_time,
+    undo_third_person,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,7 +59,7 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
     statement = proposal.render_retraction() if retract else proposal.render()
     if proposal.when is not None and not retract:
         when = resolve_time(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
-        statement = f"{statement.rstrip('.')} {when}."
+        statement = f"{_done_that_day(statement, proposal.when).rstrip('.')} {when}."
     return ClauseReading(
         belief_type=proposal.belief_type,
         subject=proposal.subject,
@@ -61,6 +69,24 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
         retracts=(proposal.obj or proposal.subject) if retract else None,
         confidence=proposal.confidence or USER_STATEMENT_CONFIDENCE,
     )
+
+
+_THAT_DAY = frozenset({"today", "this morning", "this afternoon"})
+_ONGOING = re.compile(r"^User\s+(?:is|are)\s+(?P<verb>[a-z]+ing)\b(?P<rest>.*)$")
+_A_PLAN = re.compile(r"^\s+to\s+(?!(?:the|a|an|my|their|his|her|our|work|school)\b)\w")
+
+
+def _done_that_day(statement: str, when: TimePhrase) -> str:
+    """``User is kicking off the rewrite`` said ``today``: recorded as done that day (``User
+    kicked off the rewrite``), since read later the present says the user is still at it. A
+    plan (``is going to call``) and an evening ahead (``tonight``) stay as said."""
+    ongoing = _ONGOING.match(statement)
+    if when.phrase not in _THAT_DAY or ongoing is None:
+        return statement
+    base = gerund_base(ongoing["verb"])
+    if base is None or (base == "go" and _A_PLAN.match(ongoing["rest"])):
+        return statement
+    return f"User {past_tense(base)}{ongoing['rest']}"
 
 
 _NOT_A_STATEMENT = re.compile(r"\b(?:" + _HEDGE_WORDS + r"|would)\b|'ll\b", re.IGNORECASE)
