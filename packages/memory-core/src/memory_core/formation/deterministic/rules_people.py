@@ -12,8 +12,8 @@ states an event, a state or a role of it:
   pronoun names nothing and the clause forms nothing.
 * **A definite thing**: ``The library closes at six on weekdays.``
 
-A state, then an act of the same person, are two facts (``She's four and already reads chapter
-books`` -> ``Ada is four.``, ``Ada reads chapter books.``).
+Two predicates of the same person joined by ``and`` are read one by one (``She's four and
+already reads chapter books`` -> ``Ada is four.``, ``Ada reads chapter books.``).
 
 The user in the predicate becomes ``User`` (``Tomasz fixed my bike`` -> ``Tomasz fixed User's
 bike.``), and relative time resolves as for the user's own events. The subject is how people
@@ -55,6 +55,7 @@ from memory_core.formation.deterministic.lexicon import (
     _words,
 )
 from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
+from memory_core.formation.deterministic.pronouns import _NOT_OWNED
 from memory_core.text import TimePhrase, collapse, take_time
 
 _TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor)\.?"
@@ -157,7 +158,7 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     text, when = take_time(clause)
     if re.search(r"\b(?:is|are|was|were)$", text, re.IGNORECASE):
         text, when = clause, None  # ``Leila's birthday is on May 9``: the time is the value
-    if _LISTENER.search(text) or _SPECULATIVE.search(text) or _WILL.search(text):
+    if _LISTENER.search(text) or _SPECULATIVE.search(text):
         return []
     if _GROUP.search(clause) or _ASKED.search(clause):
         return []
@@ -166,27 +167,24 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
         return []
     who, subject, rest, plural = parsed
     out: list[_Proposal] = []
-    for predicate in _state_then_act(_CLEFT.sub("", rest, count=1), plural=plural):
-        out += _predicate_readings(who, subject, _strip_adverbs(predicate), plural, when)
+    for predicate in _predicates(_CLEFT.sub("", rest, count=1), plural=plural):
+        if _WILL.search(predicate) is None:  # a plan of theirs forms nothing
+            out += _predicate_readings(who, subject, _strip_adverbs(predicate), plural, when)
     return out
 
 
-def _state_then_act(rest: str, *, plural: bool) -> list[str]:
-    """``is four and already reads chapter books``: a state, then an act of the same person,
-    as two predicates; else ``rest`` alone. An act that refers back (``and takes it very
-    seriously``) keeps the predicate whole."""
+def _predicates(rest: str, *, plural: bool) -> list[str]:
+    """``is four and already reads chapter books``, ``knits beautifully and keeps offering
+    ...``: two predicates of the same person joined by ``and``, each read on its own; else
+    ``rest`` alone. One that refers back (``and sells them``) keeps the predicate whole."""
     words = rest.split()
-    if len(words) < 4 or words[0].casefold() not in _BE or words[1].casefold().endswith("ing"):
+    if len(words) < 3 or not _is_verb(words[0].casefold(), plural=plural):
         return [rest]
     for joint in re.finditer(r"\s+and\s+", rest):
         first, second = rest[: joint.start()], _strip_adverbs(rest[joint.end() :])
         verb = second.split(" ", 1)[0].casefold()
-        if (
-            " " in second
-            and _is_verb(verb, plural=plural)
-            and verb not in _AUXILIARIES
-            and not _REFERS_BACK.search(second)
-        ):
+        opens_a_predicate = _is_verb(verb, plural=plural) or _WILL.match(second) is not None
+        if " " in second and opens_a_predicate and not _REFERS_BACK.search(second):
             return [first, second]
     return [rest]
 
@@ -229,8 +227,8 @@ def _refused(who: str, group: str, obj: str) -> bool:
         return True  # ``She's great so far``
     if obj.endswith("User's") or _COMPARISON.search(obj):
         return True  # ``keeps offering to fix mine``, ``calmer than I expected``
-    if obj and (_pronoun_only(obj) or _LOCATIVE_PRONOUN.search(obj)):
-        return True
+    if obj and ((_pronoun_only(obj) and not _owned(obj)) or _LOCATIVE_PRONOUN.search(obj)):
+        return True  # ``She called her``; ``She sews her own clothes`` names the clothes
     if group in _BE and _RELATION_OBJECT.match(_strip_adverbs(obj)):
         return True  # ``Sam is my brother`` is the relationship, read elsewhere
     if not obj and not after:
@@ -243,6 +241,12 @@ def _refused(who: str, group: str, obj: str) -> bool:
     first = obj.split()[0].casefold() if obj else ""
     evaluated = first in _VERDICTS or (first in _EVALUATIVE and first not in _PARTICLES)
     return not obj or evaluated or (group in _BE and not _CONTENT.match(obj))
+
+
+def _owned(obj: str) -> bool:
+    """True when ``her`` opens the object as a possessive (``her own clothes``)."""
+    words = obj.casefold().split()
+    return len(words) > 1 and words[0] == "her" and words[1] not in _NOT_OWNED
 
 
 _CLEFT = re.compile(r"^(?:is|was)\s+the\s+(?:one|person)\s+who\s+(?=\w)", re.IGNORECASE)
