@@ -10,7 +10,8 @@ weekend of 2026-01-03`` (the Saturday), ``in December 2025``, ``in 2025``, ``in 
 abbreviated weekday (``last Fri``, ``on Tues``) counts after ``on``/``last``/``this``/``next``,
 and a ``just`` before a phrase goes with it (``Just yesterday I ...``). A weekday or a month
 without ``last`` or ``next`` resolves by the clause's tense: the latest one before the turn for a
-past statement, the next one after it otherwise. A phrase it cannot bound (``recently``) stays
+past statement, the next one after it otherwise; so does a deadline by a day (``by Friday``).
+A phrase it cannot bound (``recently``) stays
 in the clause as said; ``the other day`` is dropped by the event rules.
 """
 
@@ -293,12 +294,30 @@ def resolve_span(when: TimePhrase, at: datetime, *, past: bool) -> Span:
     return Span(when.phrase)
 
 
+_DEADLINE = re.compile(
+    r"\bby\s+(?P<day>(?:(?:next|this)\s+)?" + _WEEKDAY + r"|tomorrow|today|tonight)\b",
+    re.IGNORECASE,
+)
+
+
+def resolve_deadlines(statement: str, at: datetime, *, past: bool) -> str:
+    """``by Friday`` in ``statement`` as the date it names, read at ``at``: the next one (the
+    last one for a ``past`` statement); ``by tomorrow`` and ``by tonight`` too."""
+
+    def dated(match: re.Match[str]) -> str:
+        span = resolve_span(TimePhrase(phrase=match["day"].casefold()), at, past=past)
+        return f"by {span.text.removeprefix('on ')}"
+
+    return _DEADLINE.sub(dated, statement)
+
+
 __all__ = [
     "MONTHS",
     "WEEKDAYS",
     "Span",
     "TimePhrase",
     "month_span",
+    "resolve_deadlines",
     "resolve_span",
     "resolve_time",
     "take_time",

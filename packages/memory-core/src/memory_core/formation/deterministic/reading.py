@@ -36,6 +36,7 @@ from memory_core.text import (
     gerund,
     gerund_base,
     past_tense,
+    resolve_deadlines,
     resolve_time,
     undo_third_person,
 )
@@ -60,6 +61,8 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
     if proposal.when is not None and not retract:
         when = resolve_time(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
         statement = f"{_done_that_day(statement, proposal.when).rstrip('.')} {when}."
+    if at is not None and not retract:
+        statement = resolve_deadlines(statement, at, past=proposal.past)
     return ClauseReading(
         belief_type=proposal.belief_type,
         subject=proposal.subject,
