@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.formation.deterministic.conversation import _NEGATED, _is_past
+from memory_core.formation.deterministic.conversation import _NEGATED, _is_past, _strip_adverbs
 from memory_core.text import collapse, take_time
 
 _HEAD = re.compile(
@@ -56,8 +56,9 @@ def _trailing_time(act: str) -> str:
 
 
 def _same_form(first: str, second: str, *, progressive: bool) -> bool:
-    """True when both acts open with a verb of the form the head calls for."""
-    first_words, second_words = first.split(), second.split()
+    """True when both acts open with a verb of the form the head calls for (the second after
+    any adverbs: ``and somehow forgot the lighter``)."""
+    first_words, second_words = first.split(), _strip_adverbs(second).split()
     if len(first_words) < 2 or len(second_words) < 2:
         return False
     v1, v2 = first_words[0].casefold(), second_words[0].casefold()
@@ -72,6 +73,7 @@ def _split_acts(body: str, *, progressive: bool) -> list[str] | None:
     for joint in _AND.finditer(body):
         first, second = body[: joint.start()], body[joint.end() :]
         if _same_form(first, second, progressive=progressive):
+            second = _strip_adverbs(second)
             rest = _split_acts(second, progressive=progressive) or [second]
             return [first, *rest]
     return None

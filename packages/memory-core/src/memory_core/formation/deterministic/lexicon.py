@@ -226,7 +226,7 @@ _ADVERB_WORDS = _words(
     still totally definitely absolutely kinda honestly already only mostly mainly
     literally seriously truly genuinely basically currently now then again once twice first
     so very super pretty quite too all soon ever lately luckily sadly thankfully hopefully
-    officially especially obviously clearly certainly surely"""
+    officially especially obviously clearly certainly surely somehow"""
 )
 
 _NOT_ADVERBS = _words(
