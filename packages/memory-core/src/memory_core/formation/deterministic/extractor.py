@@ -76,6 +76,8 @@ _TRAILING_IT = re.compile(
 """An ``it`` that ends the statement as what it is about (``User is a huge fan of it.``,
 ``User put a lot of work into it.``) names nothing the clause said; a caption's ``a mug with
 a cat on it`` names its mug, and is read apart."""
+_ROLE_NAMED = re.compile(r"^[A-Z][\w.-]*'s\s+[\w-]+\s+is\s+")
+"""``Felix's teacher is Mr. Abara.``: someone's role, held by a person named."""
 _JOINT_HEAD = re.compile(r"^(?:my|our)\s+(?:\w+\s+)?\w+$", re.IGNORECASE)
 _NAMED_HEAD = re.compile(r"^(?:(?i:maybe|perhaps|probably|hopefully)\s+)?(?P<name>[A-Z][a-z]+)$")
 _NOT_A_PARTNER = frozenset(
@@ -124,10 +126,12 @@ class DeterministicExtractor:
         names: list[str] = []  # the people the message named, for ``he``/``she``/``her``
 
         def emit(proposals: list[tuple[_Proposal, Polarity]]) -> None:
+            # A person named as the user's relation, or as someone's role (``Felix's teacher
+            # is Mr. Abara``), is who a later ``he`` or ``she`` stands for.
             names.extend(
                 p.obj
                 for p, polarity in proposals
-                if p.belief_type is BeliefType.RELATIONSHIP
+                if (p.belief_type is BeliefType.RELATIONSHIP or _ROLE_NAMED.match(p.render()))
                 and polarity is Polarity.ASSERT
                 and is_person_name(p.obj)
             )
