@@ -118,6 +118,8 @@ _CLAUSE_BREAK = re.compile(
     + r"|\s+[-–—]\s+(?=(?:I|I'm|I’m|I've|I’ve|it's|it’s|it|this|that's|that’s|we|she|he"
     + r"|they)\s)"
     + r"|,\s+(?=(?:originally\s+from|born\s+(?:and\s+raised\s+)?in)\s)"
+    # ``..., and Sam is coming for the whole trip``: a clause of its own, about someone named.
+    + r"|,\s+(?:and|but|so)\s+(?=(?-i:[A-Z][a-z]+)\s+(?:is|was|has|had|[a-z]{2,}ed)\s)"
     # A comma splice whose clause has its own possessive subject and verb
     # (``Had a wild week, my car broke down``); a list (``my aunt and my grandma``) has no verb.
     + r"|,\s+(?=(?:my|My|our|Our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|are|were|has|had|just"
