@@ -8,6 +8,8 @@ its own: a state, an act, or a plan, each with its own guards. Invented text; wr
 the change, when 3 of its 6 cases held (the three guards). The reference-back case first
 wanted ``Lev restores old boats and sells them.`` whole; that clause already formed nothing
 (its ``them``), so before any change it became a guard that ``Lev sells`` alone never forms.
+Two cases were added after the change, to show two guards at work: a plan written ``is going
+to`` and a second predicate that refers back (``found a kitten and kept it``).
 """
 
 from __future__ import annotations
@@ -42,12 +44,21 @@ def test_each_predicate_is_read(read: Reader, text: str, statements: list[str]) 
         assert statement in formed, formed
 
 
+def test_a_predicate_that_refers_back_keeps_the_clause_whole(read: Reader) -> None:
+    formed = [r[2] for r in read("My son is Ari. He found a kitten and kept it.")]
+    assert "Ari found a kitten and kept it." in formed, formed
+
+
 @pytest.mark.parametrize(
     ("text", "not_said"),
     [
         ("My nephew is Omar. He's nine and will start fourth grade in the fall.", "will"),
         ("My brother is Tariq. He will visit in May and stay a week.", "Tariq"),
         ("My cousin is Lev. He restores old boats and sells them.", "Lev sells"),
+        (
+            "My nephew is Omar. He's nine and is going to start school in the fall.",
+            "going to",
+        ),
     ],
 )
 def test_a_plan_or_a_reference_back_forms_nothing(read: Reader, text: str, not_said: str) -> None:
