@@ -14,9 +14,10 @@ import sqlalchemy as sa
 from memory_core import Belief, Principal
 from memory_core.domain import LIVE_STATUSES, RecallQuery
 from memory_core.errors import StorageUnavailableError, UsageError
+from memory_core.ports import BELIEF_KEY_FIELDS
 from memory_store_pg import PostgresStorage
 from memory_store_pg._engine import BINARY_RESULTS, driver_execute, translated_errors
-from memory_store_pg._queries import search_sql
+from memory_store_pg._queries import search_many_sql, search_sql
 from memory_store_pg._rows import PG_EPOCH, beliefs_from_rows
 
 pytestmark = pytest.mark.postgres
@@ -116,3 +117,24 @@ def test_raw_instants_read_as_the_same_records(
     assert raw[0][at] == (instant - PG_EPOCH) // timedelta(microseconds=1)
     assert beliefs_from_rows(columns, raw) == beliefs_from_rows(columns, typed) == [stored]
     assert pg.memories.search(_query(alice, as_of=None)) == [stored]
+
+
+def test_a_keyed_branch_reads_only_the_key_columns(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal
+) -> None:
+    stored = pg.memories.put(make_belief(alice))
+    queries = [_query(alice, terms=None), _query(alice)]
+    search = search_many_sql(queries, keyed=(0,))
+    assert search is not None
+    with pg.engine.connect() as connection:
+        columns, rows = driver_execute(connection, *search, binary=True)
+    keyed, full = (dict(zip(columns, row, strict=True)) for row in rows)
+    assert keyed["branch"] == 0 and full["branch"] == 1
+    assert {name: keyed[name] for name in BELIEF_KEY_FIELDS} == {
+        name: full[name] for name in BELIEF_KEY_FIELDS
+    }
+    assert full["statement"] == stored.statement
+    unread = set(columns) - {"branch", *BELIEF_KEY_FIELDS}
+    assert unread and all(keyed[name] is None for name in unread)
+    keys, (found,) = pg.memories.search_keyed(queries[0], queries[1:])
+    assert [key.id for key in keys] == [b.id for b in found] == [stored.id]

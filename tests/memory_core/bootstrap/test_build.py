@@ -229,7 +229,7 @@ def test_a_fixed_clock_build_records_constant_latencies_unless_a_timer_is_passed
         principal=OWNER, fixed_clock_at=T0, sequential_ids=True, timer=lambda: next(ticks) / 1000
     )
     latencies = _recall_latencies(app)
-    # one 1 ms tick per read; recency and lexical are one read (search_many), shared equally
+    # one 1 ms tick per read; recency and lexical are one read (search_keyed), shared equally
     assert 0.5 in latencies
     assert latencies <= {0.5, 1.0}
 

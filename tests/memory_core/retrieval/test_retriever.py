@@ -458,7 +458,7 @@ def test_latencies_are_measured_with_the_timer(world: Any, alice: Principal) -> 
         timer=lambda: next(ticks) / 1000.0,
     )
     trace = retriever.recall(RecallRequest(principal=alice, moment="in_turn", text="knits")).trace
-    # recency and lexical are one read (search_many): one tick, shared equally
+    # recency and lexical are one read (search_keyed): one tick, shared equally
     assert trace.arm_latencies_ms == {"recency": 0.5, "lexical": 0.5}
 
 

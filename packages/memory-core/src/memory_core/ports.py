@@ -152,6 +152,59 @@ class SessionStore(Protocol):
         ...
 
 
+class BeliefKey(Protocol):
+    """What :meth:`MemoryStore.search_keyed` reads of a belief: the fields that admit it to a
+    recall (owner, scope, status, id, position) and its subject. A ``Belief`` is one; a tier
+    may answer with a lighter record holding equal values."""
+
+    @property
+    def id(self) -> str:
+        """The belief's id."""
+        ...
+
+    @property
+    def tenant_id(self) -> str:
+        """The owner's tenant."""
+        ...
+
+    @property
+    def principal_id(self) -> str:
+        """The owner."""
+        ...
+
+    @property
+    def scope(self) -> str:
+        """The belief's scope."""
+        ...
+
+    @property
+    def status(self) -> BeliefStatus:
+        """The belief's lifecycle status."""
+        ...
+
+    @property
+    def store_position(self) -> int:
+        """The belief's store position."""
+        ...
+
+    @property
+    def subject(self) -> str:
+        """The belief's subject, as stored."""
+        ...
+
+
+BELIEF_KEY_FIELDS: tuple[str, ...] = (
+    "id",
+    "tenant_id",
+    "principal_id",
+    "scope",
+    "status",
+    "store_position",
+    "subject",
+)
+"""The fields of a :class:`BeliefKey`, in the order a tier's lighter record may hold them."""
+
+
 class MemoryStore(Protocol):
     """The belief store; ``store_position`` is monotonic per store."""
 
@@ -203,6 +256,19 @@ class MemoryStore(Protocol):
     def search_many(self, queries: Sequence[RecallQuery]) -> list[list[Belief]]:
         """``search`` of each query, in order: the same beliefs, read in one go where a tier
         can (PostgreSQL: one statement, so one snapshot and one round trip for them all)."""
+        ...
+
+    def search_keyed(
+        self, keyed: RecallQuery, queries: Sequence[RecallQuery]
+    ) -> tuple[list[BeliefKey], list[list[Belief]]]:
+        """``search`` of ``keyed``, each belief as its :class:`BeliefKey` only, and
+        ``search_many`` of ``queries``, read together as ``search_many`` reads.
+
+        For a search whose beliefs are only counted and named by subject (an in-turn recall's
+        recency arm): a tier may read the key fields alone (PostgreSQL reads no statement,
+        array or instant of them). The keys hold exactly the values of the beliefs ``search``
+        returns, in its order.
+        """
         ...
 
     def find_by_subject(
@@ -393,7 +459,9 @@ class Storage(Protocol):
 
 
 __all__ = [
+    "BELIEF_KEY_FIELDS",
     "IDEMPOTENCY_KEY_FIELD",
+    "BeliefKey",
     "ErasureStore",
     "EventLog",
     "FormationStateStore",

@@ -42,7 +42,7 @@ from memory_core.errors import (
     SessionClosedError,
     UsageError,
 )
-from memory_core.ports import IDEMPOTENCY_KEY_FIELD
+from memory_core.ports import IDEMPOTENCY_KEY_FIELD, BeliefKey
 from memory_core.stores.memory import revalidated
 from memory_store_pg._database import Database
 from memory_store_pg._engine import BINARY_RESULTS, driver_execute
@@ -726,6 +726,27 @@ class PostgresMemoryStore:
         with self._db.connect(principals.pop(), write=False) as connection:
             columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
         return self._db.beliefs.branches(columns, rows, len(queries))
+
+    def search_keyed(
+        self, keyed: RecallQuery, queries: Sequence[RecallQuery]
+    ) -> tuple[list[BeliefKey], list[list[Belief]]]:
+        """``search`` of ``keyed`` as keys and of each query as beliefs, in one statement as
+        :meth:`search_many` reads them (when the searches are one principal's): the keyed
+        branch reads the key columns only, so none of its rows is made a ``Belief``."""
+        principals = {keyed.principal, *(query.principal for query in queries)}
+        if len(principals) != 1:
+            keys: list[BeliefKey] = list(self.search(keyed))
+            return keys, [self.search(query) for query in queries]
+        search = search_many_sql([keyed, *queries], keyed=(0,))
+        if search is None:
+            return [], [[] for _ in queries]
+        sql, params = search
+        with self._db.connect(principals.pop(), write=False) as connection:
+            columns, rows = driver_execute(connection, sql, params, binary=True, raw_instants=True)
+        found, found_many = self._db.beliefs.keyed_branches(
+            columns, rows, 1 + len(queries), keyed=0
+        )
+        return list(found), found_many[1:]
 
     def find_by_subject(
         self,

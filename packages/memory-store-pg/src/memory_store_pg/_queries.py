@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from memory_core.domain import BeliefStatus, Principal, RecallQuery
 from memory_core.idle import IDLE_SQL_PREDICATE
+from memory_core.ports import BELIEF_KEY_FIELDS
 from memory_core.text import fold, matching_key
 from memory_core.tokenizer import tokenize
 from memory_store_pg._rows import bind, dump_json
@@ -169,6 +170,18 @@ def lexical_terms(terms: Iterable[str]) -> list[str]:
 _BELIEF_SELECT = "SELECT {columns} FROM memories".format(
     columns=", ".join(f"memories.{column.name}" for column in BELIEF_COLUMNS)
 )
+_KEY_SELECT = "SELECT {columns} FROM memories".format(
+    columns=", ".join(
+        f"memories.{column.name}"
+        if column.name in BELIEF_KEY_FIELDS
+        else f"CASE WHEN false THEN memories.{column.name} END AS {column.name}"
+        for column in BELIEF_COLUMNS
+    )
+)
+"""The belief columns with only the key fields (``memory_core.ports.BELIEF_KEY_FIELDS``)
+read: every other column is a ``NULL`` of its column's type (the planner folds the ``CASE``
+to that constant), so a keyed branch of :func:`search_many_sql` has the same columns as the
+others and sends no statement, array or instant."""
 
 
 def _constants(values: Iterable[str]) -> str:
@@ -176,7 +189,7 @@ def _constants(values: Iterable[str]) -> str:
     return ", ".join("'" + value.replace("'", "''") + "'" for value in sorted(values))
 
 
-def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
+def search_sql(query: RecallQuery, *, keys_only: bool = False) -> tuple[str, dict[str, Any]] | None:
     """The search as one SQL text and its parameters, or ``None`` when nothing can match.
 
     Predicates mirror the in-memory tier: principal, scope, status, store position, excluded
@@ -193,7 +206,10 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
     constants (they come from closed enums): the planner can then prove that a query's status
     list implies a partial index's predicate, even in a generic prepared plan. Lists go as
     array parameters (``= ANY``), so their length does not change the text.
+
+    With ``keys_only``, only the key columns are read (:data:`_KEY_SELECT`), the same rows.
     """
+    select = _KEY_SELECT if keys_only else _BELIEF_SELECT
     if not query.statuses:
         return None
     if query.belief_types is not None and not query.belief_types:
@@ -228,7 +244,7 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
         subjects = sorted({fold(subject) for subject in query.subjects})
         if not terms and subjects:
             params["subjects"] = subjects
-            return _per_subject_sql(where), params
+            return _per_subject_sql(where, select), params
         if terms:
             tsquery = " || ".join(
                 f"plainto_tsquery('{LEXICAL_CONFIG}'::regconfig, %(term_{n})s)"
@@ -243,7 +259,7 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
             return None
         where.append("(" + " OR ".join(arms) + ")")
     sql = (
-        f"{_BELIEF_SELECT} WHERE {' AND '.join(where)} "
+        f"{select} WHERE {' AND '.join(where)} "
         "ORDER BY memories.store_position DESC LIMIT %(limit)s"
     )
     return sql, params
@@ -252,12 +268,15 @@ def search_sql(query: RecallQuery) -> tuple[str, dict[str, Any]] | None:
 _PARAMETER = re.compile(r"%\((\w+)\)s")
 
 
-def search_many_sql(queries: Sequence[RecallQuery]) -> tuple[str, dict[str, Any]] | None:
+def search_many_sql(
+    queries: Sequence[RecallQuery], *, keyed: Collection[int] = ()
+) -> tuple[str, dict[str, Any]] | None:
     """The searches as one statement: each query's :func:`search_sql` a branch of a
     ``UNION ALL``, its rows tagged with the query's index (column ``branch``), ordered by
     branch, then newest first; ``None`` when no query can match (a query that cannot has no
     branch). The branches read one snapshot, so a belief found by two of them is the same
-    row twice.
+    row twice. The branches of the indexes in ``keyed`` read the key columns only
+    (``search_sql(keys_only=True)``).
 
     Each branch's parameters are renamed ``q<index>_<name>``; the text depends only on the
     branches' shapes, as :func:`search_sql`'s does.
@@ -265,7 +284,7 @@ def search_many_sql(queries: Sequence[RecallQuery]) -> tuple[str, dict[str, Any]
     branches: list[str] = []
     params: dict[str, Any] = {}
     for index, query in enumerate(queries):
-        search = search_sql(query)
+        search = search_sql(query, keys_only=index in keyed)
         if search is None:
             continue
         sql, own = search
@@ -287,7 +306,7 @@ def _branch_sql(index: int, sql: str) -> str:
     return f"SELECT {index:d} AS branch, hit.* FROM ({renamed}) AS hit"
 
 
-def _per_subject_sql(where: Sequence[str]) -> str:
+def _per_subject_sql(where: Sequence[str], select: str = _BELIEF_SELECT) -> str:
     """The subject arm alone: per named subject (``%(subjects)s``, distinct keys), its newest
     ``limit`` rows passing ``where``, then the newest ``limit`` of them all.
 
@@ -300,7 +319,7 @@ def _per_subject_sql(where: Sequence[str]) -> str:
     inner = " AND ".join([*where, "memories.subject_key = named.key"])
     return (
         f"SELECT found.* FROM unnest(%(subjects)s::text[]) AS named (key) "
-        f"CROSS JOIN LATERAL ({_BELIEF_SELECT} WHERE {inner} "
+        f"CROSS JOIN LATERAL ({select} WHERE {inner} "
         "ORDER BY memories.store_position DESC LIMIT %(limit)s) AS found "
         "ORDER BY found.store_position DESC LIMIT %(limit)s"
     )

@@ -14,16 +14,16 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import sqlalchemy as sa
 from pydantic import AwareDatetime, BaseModel
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.sql.elements import ColumnElement
 
-from memory_core.domain import Belief, Event, RecallTrace, Rejection, Session
+from memory_core.domain import Belief, BeliefStatus, Event, RecallTrace, Rejection, Session
 from memory_core.errors import UsageError
-from memory_core.ports import IDEMPOTENCY_KEY_FIELD
+from memory_core.ports import BELIEF_KEY_FIELDS, IDEMPOTENCY_KEY_FIELD
 from memory_core.text import fold
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -219,13 +219,14 @@ class BeliefReader:
     """Reads belief rows as records, reusing the record of a row it read before when the
     row's values are the same.
 
-    A recall reads the same rows turn after turn (its recency arm: the newest live beliefs,
-    which change only when a belief is written) and, within one turn, the same row in more
-    than one arm. A row is read as a record once; a later read whose values equal the held
-    row's (every belief column compared, so any change to the row is a new record) gets the
-    same immutable record back, as the in-memory tier returns its stored records. At most
-    ``capacity`` rows are held (the hold is emptied when it is full); :meth:`forget` empties
-    it at once (erasure calls it, so an erased row's text is not kept here).
+    A recall reads the same rows turn after turn (the recency arm of a snapshot or a delta:
+    the newest live beliefs, which change only when a belief is written) and, within one turn,
+    the same row in more than one arm. A row is read as a record once; a later read whose
+    values equal the held row's (every belief column compared, so any change to the row is a
+    new record) gets the same immutable record back, as the in-memory tier returns its stored
+    records. At most ``capacity`` rows are held (the hold is emptied when it is full);
+    :meth:`forget` empties it at once (erasure calls it, so an erased row's text is not kept
+    here).
     """
 
     def __init__(self, capacity: int = 2048) -> None:
@@ -246,12 +247,33 @@ class BeliefReader:
         The statement reads one snapshot, so rows of one id are the same row: they share
         one record.
         """
-        pick = _field_picker(tuple(columns))
-        branch_at = list(columns).index("branch")
+        _, found = self.keyed_branches(columns, rows, searches, keyed=None)
+        return found
+
+    def keyed_branches(
+        self,
+        columns: Sequence[str],
+        rows: Iterable[Sequence[Any]],
+        searches: int,
+        *,
+        keyed: int | None,
+    ) -> tuple[list[StoredBeliefKey], list[list[Belief]]]:
+        """:meth:`branches`, with the rows of branch ``keyed`` (read by ``search_many_sql``
+        with ``keyed=(keyed,)``; ``None``: no branch) as their keys, in row order, and
+        nothing in that branch's list of records."""
+        names = tuple(columns)
+        pick = _field_picker(names)
+        pick_key = _key_picker(names)
+        branch_at = names.index("branch")
+        keys: list[StoredBeliefKey] = []
         found: list[list[Belief]] = [[] for _ in range(searches)]
         for row in rows:
-            found[row[branch_at]].append(self._belief(pick(row)))
-        return found
+            branch = row[branch_at]
+            if branch == keyed:
+                keys.append(_key_of(pick_key(row)))
+            else:
+                found[branch].append(self._belief(pick(row)))
+        return keys, found
 
     def __len__(self) -> int:
         """How many records are held."""
@@ -288,6 +310,40 @@ def _field_picker(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], tuple[A
     return operator.itemgetter(*(at[name] for name in _BELIEF_FIELDS))
 
 
+class StoredBeliefKey(NamedTuple):
+    """A stored belief's key fields (``memory_core.ports.BeliefKey``), as a keyed search
+    reads them: the values its ``Belief`` holds."""
+
+    id: str
+    tenant_id: str
+    principal_id: str
+    scope: str
+    status: BeliefStatus
+    store_position: int
+    subject: str
+
+
+if StoredBeliefKey._fields != BELIEF_KEY_FIELDS:
+    raise TypeError("StoredBeliefKey must hold memory_core.ports.BELIEF_KEY_FIELDS in order")
+
+_STATUS_AT = BELIEF_KEY_FIELDS.index("status")
+_status_of = BeliefStatus._value2member_map_.__getitem__
+
+
+@functools.lru_cache(maxsize=16)
+def _key_picker(columns: tuple[str, ...]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """The row's values of the key fields, in field order, from rows in ``columns`` order."""
+    at = {name: index for index, name in enumerate(columns)}
+    return operator.itemgetter(*(at[name] for name in BELIEF_KEY_FIELDS))
+
+
+def _key_of(values: tuple[Any, ...]) -> StoredBeliefKey:
+    """The key of a row's key field values (in field order): the status as its member."""
+    key = list(values)
+    key[_STATUS_AT] = _status_of(key[_STATUS_AT])
+    return StoredBeliefKey._make(key)
+
+
 def _belief_of(values: tuple[Any, ...]) -> Belief:
     """The record of a row's belief field values (in field order), converted."""
     converted = list(values)
@@ -315,6 +371,7 @@ def _assembled(data: dict[str, Any]) -> Belief:
 __all__ = [
     "PG_EPOCH",
     "BeliefReader",
+    "StoredBeliefKey",
     "belief_copy_row",
     "belief_from_row",
     "belief_values",

@@ -25,7 +25,8 @@ scopes, so isolation holds before any ranking happens):
 
    Known subjects for subject naming come from what the recency and lexical arms read, so
    forming a query never scans a principal's whole store. A turn's recency and lexical arms
-   are read together (``MemoryStore.search_many``: one statement on PostgreSQL).
+   are read together (``MemoryStore.search_keyed``: one statement on PostgreSQL), the
+   recency arm as its beliefs' keys only (it is counted and named by subject, never ranked).
 2. **Eligibility.** ``snapshot`` ranks the beliefs it primes (``ranking.is_primed``): what
    should shape every answer of a session that opens with no query, i.e. preferences,
    user-model attributes and the session's own project beliefs. Relationships and facts from
@@ -78,7 +79,7 @@ from memory_core.domain import (
 from memory_core.errors import UsageError
 from memory_core.ids import IdFactory
 from memory_core.policy import RETRIEVAL_POLICY
-from memory_core.ports import MemoryStore, TraceStore
+from memory_core.ports import BeliefKey, MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
 from memory_core.retrieval._period import Period, question_period
 from memory_core.retrieval._rows import Row, rows_of
@@ -173,9 +174,10 @@ class _Arm:
     fused: bool
     scores: dict[str, float] | None = None
     """The arm's own score of each belief, when it scores rather than only orders them."""
-    plain: list[Belief] | None = None
-    """The arm's beliefs when no row is made of them: an in-turn recall's recency arm, whose
-    beliefs are never ranked as such (it votes on the candidates' own order)."""
+    plain: list[BeliefKey] | None = None
+    """The arm's beliefs, as their keys, when no row is made of them: an in-turn recall's
+    recency arm, whose beliefs are never ranked as such (it votes on the candidates' own
+    order)."""
 
     @property
     def size(self) -> int:
@@ -410,11 +412,8 @@ class MemoryRetriever:
         formed = self._former.form(request.text)
         if not formed.terms:  # a turn with nothing to search for reads nothing
             return [], formed
-        recency, lexical = self._run_together(
-            (ARM_RECENCY, reads.query(terms=None)),
-            (ARM_LEXICAL, reads.query(terms=formed.terms)),
-            reads=reads,
-            plain=ARM_RECENCY,
+        recency, lexical = self._run_turn(
+            reads.query(terms=None), reads.query(terms=formed.terms), reads
         )
         formed, query_arms = self._query_arms(request.text, formed, reads, recency, lexical)
         return [recency, *query_arms], formed
@@ -461,32 +460,30 @@ class MemoryRetriever:
             fused=fused,
         )
 
-    def _run_together(
-        self, *arms: tuple[str, RecallQuery], reads: _Reads, plain: str | None = None
-    ) -> list[_Arm]:
-        """Fused arms read in one go (``MemoryStore.search_many``); each arm's latency is its
-        share of the read, so the arms' latencies still add up to the time spent reading. The
-        arm named ``plain`` keeps its beliefs without rows."""
+    def _run_turn(
+        self, recency: RecallQuery, lexical: RecallQuery, reads: _Reads
+    ) -> tuple[_Arm, _Arm]:
+        """A turn's recency and lexical arms, read in one go (``MemoryStore.search_keyed``):
+        the recency arm as its beliefs' keys, kept without rows. Each arm's latency is half
+        the read, so the arms' latencies still add up to the time spent reading."""
         started = self._timer()
-        found = self._memories.search_many([query for _, query in arms])
-        share_ms = round((self._timer() - started) * 1000.0 / len(arms), 3)
-        return [
+        keys, (hits,) = self._memories.search_keyed(recency, [lexical])
+        share_ms = round((self._timer() - started) * 1000.0 / 2, 3)
+        return (
             _Arm(
-                name=name,
+                name=ARM_RECENCY,
                 rows=[],
                 latency_ms=share_ms,
                 fused=True,
-                plain=newest_first(reads.admitted(hits)),
-            )
-            if name == plain
-            else _Arm(
-                name=name,
+                plain=newest_first(reads.admitted(keys)),
+            ),
+            _Arm(
+                name=ARM_LEXICAL,
                 rows=newest_first(reads.admitted_rows(hits)),
                 latency_ms=share_ms,
                 fused=True,
-            )
-            for (name, _), hits in zip(arms, found, strict=True)
-        ]
+            ),
+        )
 
     def _query_arms(
         self, text: str, unnamed: FormedQuery, reads: _Reads, recency: _Arm, lexical: _Arm
@@ -577,10 +574,10 @@ class _Reads:
             limit=self.limit,
         )
 
-    def admitted(self, beliefs: Sequence[Belief]) -> list[Belief]:
-        """The beliefs of this recall's principal, visible scopes and live statuses, not
-        excluded and past the position cursor, in order."""
-        return self._admit(beliefs)
+    def admitted(self, keys: Sequence[BeliefKey]) -> list[BeliefKey]:
+        """The beliefs (by their keys) of this recall's principal, visible scopes and live
+        statuses, not excluded and past the position cursor, in order."""
+        return self._admit(keys)
 
     def admitted_rows(self, beliefs: Sequence[Belief]) -> list[Row]:
         """:meth:`admitted`, as the admitted beliefs' rows."""
@@ -601,8 +598,8 @@ class _Reads:
         ]
 
 
-_Record = TypeVar("_Record", Belief, Row)
-"""A belief, or its row: both name the fields admission reads alike."""
+_Record = TypeVar("_Record", bound=BeliefKey)
+"""A belief's key, the belief, or its row: all name the fields admission reads alike."""
 
 
 def _check_request(request: RecallRequest) -> None:

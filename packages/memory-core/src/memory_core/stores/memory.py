@@ -39,7 +39,7 @@ from memory_core.errors import (
     UsageError,
 )
 from memory_core.idle import is_idle
-from memory_core.ports import IDEMPOTENCY_KEY_FIELD
+from memory_core.ports import IDEMPOTENCY_KEY_FIELD, BeliefKey
 from memory_core.stores._lexical_index import IndexedBelief, PrincipalIndex, indexed
 from memory_core.text import fold, matching_key
 from memory_core.tokenizer import term_lexeme_groups
@@ -588,6 +588,15 @@ class InMemoryMemoryStore:
         """``search`` of each query, in order, under one hold of the lock (one snapshot)."""
         with self._lock:
             return [self.search(query) for query in queries]
+
+    def search_keyed(
+        self, keyed: RecallQuery, queries: Sequence[RecallQuery]
+    ) -> tuple[list[BeliefKey], list[list[Belief]]]:
+        """``search`` of ``keyed`` and of each query under one hold of the lock; the keyed
+        search's beliefs are their own keys (nothing lighter to read in memory)."""
+        with self._lock:
+            keys: list[BeliefKey] = list(self.search(keyed))
+            return keys, [self.search(query) for query in queries]
 
     def list_idle(
         self,

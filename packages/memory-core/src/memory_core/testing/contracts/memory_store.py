@@ -22,6 +22,7 @@ from memory_core import (
     UsageError,
 )
 from memory_core.domain import LIVE_STATUSES, RecallQuery, visible_scopes
+from memory_core.ports import BELIEF_KEY_FIELDS, BeliefKey
 
 MakeBelief = Callable[..., Belief]
 ALL_STATUSES = frozenset(BeliefStatus)
@@ -259,6 +260,34 @@ def test_search_many_answers_each_query_as_search_does(
     mixed = [_query(bob), _query(alice, terms=("note",))]
     assert storage.memories.search_many(mixed) == [storage.memories.search(q) for q in mixed]
     assert storage.memories.search_many([]) == []
+
+
+def _keys(found: Sequence[BeliefKey]) -> list[tuple[object, ...]]:
+    return [tuple(getattr(key, name) for name in BELIEF_KEY_FIELDS) for key in found]
+
+
+def test_search_keyed_reads_the_keys_of_search_and_the_beliefs_of_search_many(
+    storage: Storage, make_belief: MakeBelief, alice: Principal, bob: Principal
+) -> None:
+    for i in range(5):
+        storage.memories.put(make_belief(alice, subject=f"topic {i % 2}", statement=f"Note {i}."))
+    storage.memories.put(make_belief(bob, statement="Note for bob."))
+    keyed = _query(alice, limit=4)
+    queries = [
+        _query(alice, terms=("note",), limit=2),
+        _query(alice, terms=(), subjects=("topic 1",)),
+        _query(alice, belief_types=frozenset()),  # can match nothing
+    ]
+    keys, found = storage.memories.search_keyed(keyed, queries)
+    assert _keys(keys) == _keys(storage.memories.search(keyed))
+    assert len(keys) == 4
+    assert all(isinstance(key.status, BeliefStatus) for key in keys)
+    assert found == storage.memories.search_many(queries)
+    keys, found = storage.memories.search_keyed(_query(alice, belief_types=frozenset()), [])
+    assert (keys, found) == ([], [])
+    keys, found = storage.memories.search_keyed(_query(bob), [_query(alice, terms=("note",))])
+    assert _keys(keys) == _keys(storage.memories.search(_query(bob)))
+    assert found == [storage.memories.search(_query(alice, terms=("note",)))]
 
 
 # -- search: lexical predicates ----------------------------------------------------------------
