@@ -11,8 +11,8 @@ abbreviated weekday (``last Fri``, ``on Tues``) counts after ``on``/``last``/``t
 and a ``just`` before a phrase goes with it (``Just yesterday I ...``). A weekday or a month
 without ``last`` or ``next`` resolves by the clause's tense: the latest one before the turn for a
 past statement, the next one after it otherwise; so does a deadline by a day (``by Friday``).
-A phrase it cannot bound (``recently``) stays
-in the clause as said; ``the other day`` is dropped by the event rules.
+A phrase it cannot bound (``recently``) stays in the clause as said; ``the other day`` is
+dropped by the event rules.
 """
 
 from __future__ import annotations

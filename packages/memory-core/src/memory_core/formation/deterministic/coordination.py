@@ -106,18 +106,29 @@ _RECENT = re.compile(r"^(?:just|also|finally|recently)\s+", re.IGNORECASE)
 def _then_past(lead: str, head: str, body: str) -> list[str] | None:
     """``I've been working on my shop and (just) teamed up with a baker``: an ongoing act,
     then a past one, each with its own verb group (the second is no ``have been teamed``)."""
-    subject = head.split()[0]
+    split = _past_after(body, ongoing=True)
+    if split is None:
+        return None
+    first, second = split
+    return [collapse(f"{lead} {head} {first}"), collapse(f"{head.split()[0]} {second}")]
+
+
+def _past_after(body: str, *, ongoing: bool) -> tuple[str, str] | None:
+    """``body`` split at the first ``and`` after which a past act begins (``(just) teamed up
+    with a baker``) that does not refer back, when the part before it is ongoing (an ``-ing``
+    act of two words or more) or, with ``ongoing`` False, a state (no ``-ing`` word first)."""
     for joint in _AND.finditer(body):
         first, second = body[: joint.start()], _RECENT.sub("", body[joint.end() :])
         first_words, second_words = first.split(), second.split()
+        opens = bool(first_words) and first_words[0].casefold().endswith("ing") == ongoing
         if (
-            len(first_words) >= 2
+            opens
+            and (len(first_words) >= 2 or not ongoing)
             and len(second_words) >= 2
-            and first_words[0].casefold().endswith("ing")
             and _is_past(second_words[0].casefold())
             and not _REFERS_BACK.search(second)
         ):
-            return [collapse(f"{lead} {head} {first}"), collapse(f"{subject} {second}")]
+            return first, second
     return None
 
 
@@ -133,21 +144,13 @@ def state_and_act(text: str) -> tuple[str, str] | None:
     if (lead and not _time_only(lead)) or _NEGATED.search(text):
         return None
     body = text[match.end() :].rstrip(" .!")
-    subject = match["head"].split()[0]
-    for joint in _AND.finditer(body):
-        first, second = body[: joint.start()], _RECENT.sub("", body[joint.end() :])
-        first_words, second_words = first.split(), second.split()
-        if (
-            first_words
-            and len(second_words) >= 2
-            and not first_words[0].casefold().endswith("ing")
-            and _is_past(second_words[0].casefold())
-            and not _REFERS_BACK.search(second)
-        ):
-            trailing = _trailing_time(second)  # ``... and found a starfish yesterday``
-            state = collapse(f"{lead} {match['head']} {first} {trailing}")
-            return state, collapse(f"{lead} {subject} {second}")
-    return None
+    split = _past_after(body, ongoing=False)
+    if split is None:
+        return None
+    first, second = split
+    trailing = _trailing_time(second)  # ``... and found a starfish yesterday``
+    state = collapse(f"{lead} {match['head']} {first} {trailing}")
+    return state, collapse(f"{lead} {match['head'].split()[0]} {second}")
 
 
 __all__ = ["coordinated_acts", "state_and_act"]
