@@ -274,13 +274,13 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
         rest = pronoun["rest"]
         if pronoun["s"]:
             rest = f"{_contracted_aux(rest)} {rest}"
-        return names[-1], _referent(names[-1]), rest, False
+        return _titled(names[-1]), _referent(names[-1]), rest, False
     owned = _POSSESSIVE.match(text)
     if owned is not None:
         if not names:
             return None
-        owner = _referent(names[-1])
-        return f"{names[-1]}'s {owned['own']}", f"{owner}'s {owned['own']}", owned["rest"], False
+        owner, who = _referent(names[-1]), _titled(names[-1])
+        return f"{who}'s {owned['own']}", f"{owner}'s {owned['own']}", owned["rest"], False
     definite = _DEFINITE.match(text)
     if definite is not None:
         return _definite(definite["rest"])
@@ -351,6 +351,15 @@ def _is_event(predicate: str) -> bool:
             return False
         return second.endswith("ing") or _is_past(second) or words[0] == "got"
     return _is_past(words[0])
+
+
+def _titled(name: str) -> str:
+    """How a pronoun writes the person it stands for: a title and the surname (``Dr. Ama
+    Boateng`` -> ``Dr. Boateng``), else the name as the message gave it."""
+    words = name.split()
+    if re.match(_TITLE + "$", words[0]) and len(words) > 2:
+        return f"{words[0]} {words[-1]}"
+    return name
 
 
 def _referent(name: str, *, person: bool = True) -> str:
