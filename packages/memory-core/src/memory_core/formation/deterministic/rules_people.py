@@ -274,12 +274,12 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
         rest = pronoun["rest"]
         if pronoun["s"]:
             rest = f"{_contracted_aux(rest)} {rest}"
-        return _titled(names[-1]), _referent(names[-1]), rest, False
+        return _title_surname(names[-1]) or names[-1], _referent(names[-1]), rest, False
     owned = _POSSESSIVE.match(text)
     if owned is not None:
         if not names:
             return None
-        owner, who = _referent(names[-1]), _titled(names[-1])
+        owner, who = _referent(names[-1]), _title_surname(names[-1]) or names[-1]
         return f"{who}'s {owned['own']}", f"{owner}'s {owned['own']}", owned["rest"], False
     definite = _DEFINITE.match(text)
     if definite is not None:
@@ -353,22 +353,21 @@ def _is_event(predicate: str) -> bool:
     return _is_past(words[0])
 
 
-def _titled(name: str) -> str:
-    """How a pronoun writes the person it stands for: a title and the surname (``Dr. Ama
-    Boateng`` -> ``Dr. Boateng``), else the name as the message gave it."""
+def _title_surname(name: str) -> str | None:
+    """A titled person's title and surname (``Dr. Ama Boateng`` -> ``Dr. Boateng``): how a
+    pronoun writes them and, folded, their subject; None for a name with no title."""
     words = name.split()
-    if re.match(_TITLE + "$", words[0]) and len(words) > 2:
+    if re.match(_TITLE + "$", words[0]) and len(words) > 1:
         return f"{words[0]} {words[-1]}"
-    return name
+    return None
 
 
 def _referent(name: str, *, person: bool = True) -> str:
     """How people refer to a person: a title and the surname, or the given name; a name the
     message did not introduce as someone's (``Harbor Analytics``) is kept whole."""
-    words = name.split()
-    if re.match(_TITLE + "$", words[0]) and len(words) > 1:
-        return f"{words[0]} {words[-1]}".casefold()
-    return words[0].casefold() if person and " and " not in name else name.casefold()
+    if (titled := _title_surname(name)) is not None:
+        return titled.casefold()
+    return name.split()[0].casefold() if person and " and " not in name else name.casefold()
 
 
 def _is_verb(word: str, *, plural: bool) -> bool:
