@@ -53,7 +53,8 @@ lower them to admit a regression.
   about the people and things in their life formed nothing but the relationship: a named
   person's event, state or role (``Kenji moved to Osaka for work``), ``he``/``she``/``his``
   for the person the message named (``My uncle is Farid. He owns a small vineyard.``) and a
-  definite thing's fact (``The library closes at six on weekdays``).
+  definite thing's fact (``The library closes at six on weekdays``). Its floor rose from 24
+  to 27 with a name in apposition's act or state (``My roommate Ali is allergic to dogs``).
 * ``roles_and_titles_cases.json`` (blind set 16, 22 expected beliefs): a role named with a
   qualifier (``My tech lead on the mobile team is Arjun``), by the household or team (``Our
   vet is Dr. Okafor``), narrowed by a word (``My piano teacher``), after an adverb (``Yusuf is
@@ -104,7 +105,7 @@ FLOORS = {
     "routines_and_roles_cases.json": 21,
     "company_and_plans_cases.json": 21,
     "coordination_and_captions_cases.json": 32,
-    "people_and_things_cases.json": 24,
+    "people_and_things_cases.json": 27,
     "roles_and_titles_cases.json": 22,
     "names_and_favorites_cases.json": 25,
     "effects_and_routines_cases.json": 21,

@@ -173,7 +173,10 @@ def test_general_phrasings(text: str, expected: list[tuple[BeliefType, str, str]
 # teams, commutes, subject-less turns, "it when", "not a fan of", nationalities, instruments,
 # present-perfect homes, switches, pronoun objects and team choices.
 MORE_PHRASINGS = [
-    ("My son Leo just started school.", [(R, "son", "User's son is Leo.")]),
+    (
+        "My son Leo just started school.",
+        [(R, "son", "User's son is Leo."), (F, "leo", "Leo started school.")],
+    ),
     ("My wife Ingrid and I are flying to Oslo.", [(R, "wife", "User's wife is Ingrid.")]),
     (
         "I had lunch with my younger sister Ana yesterday.",

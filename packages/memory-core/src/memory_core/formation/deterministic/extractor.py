@@ -29,6 +29,7 @@ from memory_core.formation.deterministic.rules_clauses import (
 from memory_core.formation.deterministic.rules_identity import resolved_identity
 from memory_core.formation.deterministic.rules_naming import names_given
 from memory_core.formation.deterministic.rules_people import is_person_name, people_readings
+from memory_core.formation.deterministic.rules_relations import appositive_clause
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.rules_team import team_change
@@ -227,8 +228,13 @@ class DeterministicExtractor:
                 if event is not None:
                     proposals = _read(event)
                 if all(p.belief_type is BeliefType.RELATIONSHIP for p, _ in proposals):
-                    # ``My uncle is Farid. He owns a vineyard.``: what the user says of others.
-                    proposals += [(p, Polarity.ASSERT) for p in people_readings(act, names)]
+                    # ``My uncle is Farid. He owns a vineyard.``, ``My son Leo starts school``:
+                    # what the user says of others.
+                    about = act
+                    if (named := appositive_clause(act)) is not None:
+                        names.append(named[0])
+                        about = named[1]
+                    proposals += [(p, Polarity.ASSERT) for p in people_readings(about, names)]
                 proposals = [
                     (untorn(whole_elaboration(kept, sentence)), pol)
                     for p, pol in proposals

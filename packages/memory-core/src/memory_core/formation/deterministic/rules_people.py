@@ -4,8 +4,10 @@ A clause whose grammatical subject is not the user forms a ``fact`` about that s
 states an event, a state or a role of it:
 
 * **A named person or thing**: ``Kenji moved to Osaka for work`` -> ``Kenji moved to Osaka for
-  work.``; ``Harbor Analytics is a Python shop.``. A name in apposition to a relation (``My
-  sister Lucia is getting married``) forms the relationship only, as the held-out cases rule.
+  work.``; ``Harbor Analytics is a Python shop.``. A name in apposition to a relation forms
+  an act or a state of theirs (``My cousin Dmitri sold his bakery``), not a habit, a wish,
+  what they are or a plan (``My sister Lucia is getting married in June``), as the held-out
+  cases rule (``rules_relations.appositive_clause``).
 * **He, she, his, her** for the person the same message named last (``My uncle is Farid. He
   owns a small vineyard.`` -> ``Farid owns a small vineyard.``; ``Her teacher is Mrs.
   Halvorsen`` -> ``Ava's teacher is Mrs. Halvorsen.``). With no person named before it, the

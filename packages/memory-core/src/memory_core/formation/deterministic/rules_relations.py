@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
+from memory_core.formation.deterministic.conversation import _is_past, _strip_adverbs
 from memory_core.formation.deterministic.lexicon import (
     _MULTI_VALUED_RELATIONS,
     _NAME,
@@ -25,7 +26,7 @@ from memory_core.formation.deterministic.phrases import (
     head_phrase,
 )
 from memory_core.formation.deterministic.screening import _ADVERBS
-from memory_core.text import collapse
+from memory_core.text import collapse, take_time
 
 _COMPOUND_HEAD = re.compile(
     r"^\s+(?!(?:and|or|but|so|who|that|which|whose|named|called|in|at|from|with|of|for|on|to"
@@ -287,3 +288,33 @@ def _appositive_relationships(text: str) -> list[_Proposal]:
         if name is not None:
             out.append(_named_relationship(rel, name))
     return out
+
+
+_PROGRESSIVE = re.compile(r"^(?:is|are)\s+\w+ing\b", re.IGNORECASE)
+_STATE = re.compile(r"^(?:is|are|was|were)\s+(?!(?:a|an|the|one|not|never)\b)\w", re.IGNORECASE)
+
+
+def appositive_clause(clause: str) -> tuple[str, str] | None:
+    """``My cousin Dmitri sold his bakery`` -> ``("Dmitri", "Dmitri sold his bakery")``: a
+    clause opening with a relation named in apposition, as a clause about the person named,
+    when it states an act of theirs (``sold``, ``is organizing``) or a state (``is allergic to
+    peanuts``); None for any other clause. The held-out cases rule the rest theirs: a habit or
+    a wish (``My cofounder Ravi handles all the sales calls``), what they are (``is a
+    plumber``), and a plan (a progressive with a time: ``is getting married in June``)."""
+    match = _APPOSITIVE.match(clause)
+    if match is None or collapse(match["rel"]).casefold() in _RELATION_PLURALS:
+        return None
+    rest = clause[match.end() :]
+    if match["comma"]:
+        if not rest.startswith(","):
+            return None
+        rest = rest[1:]
+    name = _clean_name(match["name"])
+    predicate = _strip_adverbs(rest)
+    if name is None or name != match["name"] or not predicate:
+        return None
+    if _PROGRESSIVE.match(predicate):
+        said = take_time(predicate)[1] is None
+    else:
+        said = _is_past(predicate.split()[0]) or _STATE.match(predicate) is not None
+    return (name, f"{name} {predicate}") if said else None
