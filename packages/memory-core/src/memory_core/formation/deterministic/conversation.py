@@ -48,6 +48,15 @@ _SPECULATIVE = re.compile(
 the month (``in May``, ``May 9``) is no modal."""
 
 _LISTENER = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|y'all)\b", re.IGNORECASE)
+_GENERIC_YOU = re.compile(r"\b(?:where|whose\s+\w+)\s+you\s+(?:can|could)\b", re.IGNORECASE)
+"""``cafes where you can work all day``: anyone's possibility, not the listener's."""
+
+
+def addresses_listener(statement: str) -> bool:
+    """True when ``statement`` is about the listener (``User loves your turtles.``); a generic
+    ``you`` in a clause that says which things (``where you can ...``) is anyone."""
+    return _LISTENER.search(_GENERIC_YOU.sub(" ", statement)) is not None
+
 
 _LOCATIVE_PRONOUN = re.compile(r"\b(?:there|here)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from memory_core.domain import BeliefType, Polarity
 from memory_core.formation._text import split_clauses
 from memory_core.formation.deterministic.answers import answer_readings, how_long_clause
-from memory_core.formation.deterministic.conversation import _LISTENER, _is_past
+from memory_core.formation.deterministic.conversation import _is_past, addresses_listener
 from memory_core.formation.deterministic.coordination import coordinated_acts, state_and_act
 from memory_core.formation.deterministic.phrases import _Proposal, plural_as_theirs
 from memory_core.formation.deterministic.pronouns import with_person_named
@@ -140,7 +140,7 @@ class DeterministicExtractor:
                 # Nothing forms about the listener (``User loves your turtles.``), nor a
                 # statement whose object was elided (``I love to.``) or is an unnamed ``it``.
                 statement = reading.statement
-                if _LISTENER.search(statement) or _CUT_SHORT.search(statement):
+                if addresses_listener(statement) or _CUT_SHORT.search(statement):
                     continue
                 if _UNNAMED_IT.search(statement) or _UNNAMED_ANYWHERE.search(statement):
                     continue

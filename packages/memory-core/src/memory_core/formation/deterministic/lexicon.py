@@ -195,9 +195,9 @@ _DETERMINERS = (
 )
 _HEAD_STOP = re.compile(
     r"\s+(?:for|over|than|instead|with|without|in|on|at|from|to|by|during|because|when|while"
-    r"|since|named|called|as|and|or|but|which|that|who|every|each|all|into|onto|rather|via"
-    r"|about|around|after|before|near|under|behind|beside|above|below|across|along|inside"
-    r"|outside|beyond|against|among|between|toward|towards|within"
+    r"|since|named|called|as|and|or|but|which|that|who|whose|where|every|each|all|into|onto"
+    r"|rather|via|about|around|after|before|near|under|behind|beside|above|below|across|along"
+    r"|inside|outside|beyond|against|among|between|toward|towards|within"
     r"|(?:I|he|she|they|we|my|his|her|their)\s+[a-z]+)\b.*$",
     re.IGNORECASE,
 )

@@ -10,6 +10,7 @@ from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.lexicon import (
     _DETERMINERS,
     _HEAD_STOP,
+    _PARTICIPLES,
     _PRONOUN_OBJECTS,
     _VERDICT_ADJECTIVES,
     _WHERE_AND_WHEN,
@@ -32,11 +33,23 @@ def _strip_determiners(phrase: str) -> str:
 
 
 def head_phrase(phrase: str) -> str:
-    """The head noun phrase of an object, lowercase: determiners and trailing phrases removed."""
+    """The head noun phrase of an object, lowercase: determiners and trailing phrases removed,
+    and a participle after a plural noun with what follows it (``quotes itemized line by
+    line`` -> ``quotes``)."""
     head = _HEAD_STOP.sub("", _strip_determiners(collapse(phrase)))
     head = head.strip(" ,.;:!?'\"")
-    words = head.split()
-    return " ".join(words[:5]).casefold()
+    words = head.split()[:5]
+    for index in range(1, len(words)):
+        if words[index - 1].endswith("s") and _is_participle(words[index].casefold()):
+            words = words[:index]
+            break
+    return " ".join(words).casefold()
+
+
+def _is_participle(word: str) -> bool:
+    """``itemized``, ``written``: a past participle (not ``speed`` nor ``need``)."""
+    regular = word.endswith("ed") and len(word) > 4 and not word.endswith("eed")
+    return regular or word in _PARTICIPLES
 
 
 def bare_thing(head: str) -> str:

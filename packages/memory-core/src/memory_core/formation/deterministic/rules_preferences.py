@@ -73,9 +73,26 @@ _GERUND_LIST = re.compile(
 """A list of activities (``hiking, painting and reading``) an attitude is about."""
 
 
+_RESTRICTED = re.compile(
+    r"^(?P<thing>(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*s)\s+(?P<how>where|whose)\s+(?P<rest>\S.*)$"
+)
+"""``hotels where the staff speak English``: a kind of thing, a plural with no determiner, and
+the clause that says which of them; cut at ``where`` it would be every hotel."""
+
+
+def _object_of(raw: str) -> str:
+    """The object an attitude is about, cleaned; a clause restricting a kind of thing kept."""
+    restricted = _RESTRICTED.match(collapse(raw))
+    if restricted is not None:
+        rest = _clean_object(restricted["rest"])
+        if rest:
+            return f"{restricted['thing']} {restricted['how']} {rest}"
+    return _clean_object(raw)
+
+
 def _rule_preference(clause: str) -> list[_Proposal]:
     if (match := _PREFER.match(clause)) is not None:
-        obj = _third_person_object(_clean_object(match.group("obj")))
+        obj = _third_person_object(_object_of(match.group("obj")))
         if not _usable(obj):
             return []
         subject = _facet(obj) or head_phrase(re.sub(r"^(?:not\s+)?to\s+", "", obj))
@@ -94,7 +111,7 @@ def _rule_preference(clause: str) -> list[_Proposal]:
             # ``I love hiking, painting and reading``: every activity of the list is liked.
             items = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", activities.group(0))
             return [_p(BeliefType.PREFERENCE, i.casefold(), predicate, i) for i in items if i]
-        obj = _third_person_object(_clean_object(match.group("obj")))
+        obj = _third_person_object(_object_of(match.group("obj")))
         if not _usable(obj):
             return []
         predicate = _ATTITUDE_PREDICATES[collapse(match.group("verb")).casefold()]
