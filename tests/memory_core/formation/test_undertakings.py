@@ -1,0 +1,45 @@
+"""Something the user is in the middle of undertaking is an event of theirs, not who they are.
+
+``I'm renovating the bathroom`` and ``I'm hosting a baby shower`` are things happening in the
+user's life (``fact``, which holds events and plans); ``I'm learning Portuguese`` and ``I'm
+training for a triathlon`` describe the user over time (``user_model_attr``). Invented text,
+written before the change, when 2 of its 7 cases held (the two attributes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+Reader = Callable[[str], list[tuple[str, str, str]]]
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("I'm renovating the bathroom.", "User is renovating the bathroom."),
+        (
+            "I'm hosting a baby shower for my sister.",
+            "User is hosting a baby shower for their sister.",
+        ),
+        ("I'm organizing a charity run.", "User is organizing a charity run."),
+        ("I'm launching my podcast.", "User is launching their podcast."),
+        ("I'm remodeling the basement.", "User is remodeling the basement."),
+    ],
+)
+def test_an_undertaking_in_progress_is_a_fact(read: Reader, text: str, statement: str) -> None:
+    assert ("fact", statement) in [(r[0], r[2]) for r in read(text)], read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("I'm learning Portuguese.", "User is learning Portuguese."),
+        ("I'm training for a triathlon.", "User is training for a triathlon."),
+    ],
+)
+def test_what_describes_the_user_stays_an_attribute(
+    read: Reader, text: str, statement: str
+) -> None:
+    assert ("user_model_attr", statement) in [(r[0], r[2]) for r in read(text)], read(text)
