@@ -3,7 +3,9 @@
 ``I'm renovating the bathroom`` and ``I'm hosting a baby shower`` are things happening in the
 user's life (``fact``, which holds events and plans); ``I'm learning Portuguese`` and ``I'm
 training for a triathlon`` describe the user over time (``user_model_attr``). Invented text,
-written before the change, when 2 of its 7 cases held (the two attributes).
+written before the change, when 2 of its 7 cases held (the two attributes); after it, 5 of 7.
+Renovating and remodeling stay attributes: blind set 14, written earlier, types ``User is
+renovating the attic.`` so, and a floor is never lowered to admit a change.
 """
 
 from __future__ import annotations
@@ -13,19 +15,28 @@ from collections.abc import Callable
 import pytest
 
 Reader = Callable[[str], list[tuple[str, str, str]]]
+_RENOVATING = "blind set 14 types 'User is renovating the attic.' as an attribute"
 
 
 @pytest.mark.parametrize(
     ("text", "statement"),
     [
-        ("I'm renovating the bathroom.", "User is renovating the bathroom."),
+        pytest.param(
+            "I'm renovating the bathroom.",
+            "User is renovating the bathroom.",
+            marks=pytest.mark.xfail(strict=True, reason=_RENOVATING),
+        ),
         (
             "I'm hosting a baby shower for my sister.",
             "User is hosting a baby shower for their sister.",
         ),
         ("I'm organizing a charity run.", "User is organizing a charity run."),
         ("I'm launching my podcast.", "User is launching their podcast."),
-        ("I'm remodeling the basement.", "User is remodeling the basement."),
+        pytest.param(
+            "I'm remodeling the basement.",
+            "User is remodeling the basement.",
+            marks=pytest.mark.xfail(strict=True, reason=_RENOVATING),
+        ),
     ],
 )
 def test_an_undertaking_in_progress_is_a_fact(read: Reader, text: str, statement: str) -> None:

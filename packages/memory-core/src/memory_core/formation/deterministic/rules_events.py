@@ -211,7 +211,7 @@ def event_readings(clause: str) -> list[_Proposal]:
         and when is None
         and (who == "User" or who.startswith("User and "))
         and travel is None
-        and verb.casefold() not in _PLANNING_VERBS
+        and verb.casefold() not in _PLANNING_VERBS | _UNDERTAKING_VERBS
         and lower_aux in ("", "am", "are", "have been")
         # ``I'm stoked to start``: a participle after ``am`` is a state, not an activity.
         and not (lower_aux in ("am", "are") and not verb.casefold().endswith("ing"))
@@ -275,6 +275,10 @@ _TRAVEL = re.compile(
 
 _PLANNING_VERBS = _words("planning going heading flying traveling travelling leaving visiting")
 """Progressive verbs that state a plan (a dated event), not an ongoing activity."""
+_UNDERTAKING_VERBS = _words("hosting organizing organising launching kicking throwing")
+"""Progressive verbs of an occasion the user is in the middle of undertaking (``I'm hosting a
+baby shower``, ``kicking off the rewrite``): an event of theirs, not who they are over time.
+Not ``renovating``: blind set 14 types ``User is renovating the attic.`` as an attribute."""
 
 _MY_THING = re.compile(
     r"^(?:my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?P<verb>is|are|was|were)\s+"
