@@ -1,0 +1,49 @@
+"""An occasion said as a fragment with a time ahead is the user's: ``Dentist appointment on
+Friday.`` is ``User has a dentist appointment on 2026-01-09.``
+
+People drop the ``I have a`` in chat (``Job interview tomorrow, wish me luck!``). A fragment
+names the user's occasion when it is an occasion noun with a time ahead of the message; one in
+the past (``Great party last night``) says nothing of whose it was, and a fragment with no time
+(``Long meeting.``) is a remark. Invented text, written before the change, when 4 of its 9
+cases held (the four that form nothing); the case clock is Monday 2026-01-05.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+Reader = Callable[[str], list[tuple[str, str, str]]]
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("Dentist appointment on Friday.", "User has a dentist appointment on 2026-01-09."),
+        ("Job interview tomorrow, wish me luck!", "User has a job interview on 2026-01-06."),
+        ("Piano recital on Saturday and I'm nervous.", "User has a piano recital on 2026-01-10."),
+        ("Big exam next week.", "User has a big exam in the week of 2026-01-12."),
+        (
+            "An early flight on Thursday to Lisbon.",
+            "User has an early flight to Lisbon on 2026-01-08.",
+        ),
+    ],
+)
+def test_an_occasion_ahead_said_as_a_fragment_is_the_users(
+    read: Reader, text: str, statement: str
+) -> None:
+    assert ("fact", statement) in [(r[0], r[2]) for r in read(text)], read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Great party last night.",
+        "Long meeting.",
+        "Dinner at eight?",
+        "Wedding on Saturday, not mine.",
+    ],
+)
+def test_a_past_or_timeless_fragment_forms_nothing(read: Reader, text: str) -> None:
+    assert read(text) == []
