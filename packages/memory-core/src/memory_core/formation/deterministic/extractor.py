@@ -9,7 +9,11 @@ from dataclasses import replace
 from memory_core.domain import BeliefType, Polarity
 from memory_core.formation._text import split_clauses
 from memory_core.formation.deterministic.answers import answer_readings, how_long_clause
-from memory_core.formation.deterministic.conversation import _is_past, addresses_listener
+from memory_core.formation.deterministic.conversation import (
+    _NEGATED,
+    _is_past,
+    addresses_listener,
+)
 from memory_core.formation.deterministic.coordination import coordinated_acts, state_and_act
 from memory_core.formation.deterministic.phrases import _Proposal, plural_as_theirs
 from memory_core.formation.deterministic.pronouns import with_person_named
@@ -29,6 +33,7 @@ from memory_core.formation.deterministic.rules_clauses import (
 from memory_core.formation.deterministic.rules_identity import resolved_identity
 from memory_core.formation.deterministic.rules_naming import names_given
 from memory_core.formation.deterministic.rules_people import is_person_name, people_readings
+from memory_core.formation.deterministic.rules_plans import occasion_fragment
 from memory_core.formation.deterministic.rules_relations import appositive_clause
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
@@ -212,7 +217,9 @@ class DeterministicExtractor:
             if index == 0:
                 # No subject is supplied to a request (``Booked the table for eight, please``).
                 if _DEPENDENT_PARTICIPLE.match(sentence) is None and not _PLEASE.search(sentence):
-                    text = _supply_subject(text)
+                    # ``Dentist appointment on Friday``: the user's occasion, ``I have a`` left out.
+                    occasion = None if _NEGATED.search(sentence) else occasion_fragment(text)
+                    text = occasion or _supply_subject(text)
                 user_opens = re.match(r"^I\b", text) is not None
             elif user_opens:
                 text = _supply_subject(text)

@@ -21,7 +21,7 @@ from memory_core.formation.deterministic.conversation import (
 )
 from memory_core.formation.deterministic.lexicon import _ARTICLES, _STOP_VERBS, _VAGUE_HEADS
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
-from memory_core.text import collapse, gerund_base, take_time
+from memory_core.text import collapse, gerund_base, indefinite_article, take_time
 
 PLAN_CONFIDENCE = 0.6
 """Confidence of a plan or intention: it may not happen."""
@@ -164,3 +164,33 @@ def plan_readings(clause: str) -> list[_Proposal]:
 
 
 __all__ = ["HEDGED_CONFIDENCE", "PLAN_CONFIDENCE", "plan_readings"]
+
+
+# An occasion noun, up to three modifiers before it (no determiner among them: ``Planning a
+# trip`` is an act) and a place or company after it (``to Lisbon``, ``with the team``).
+_OCCASION = re.compile(
+    r"^(?:(?P<det>a|an|my)\s+)?"
+    r"(?P<np>(?:(?!(?:a|an|the|my|our|his|her|their|some)\b)[\w'-]+\s+){0,3}?"
+    r"(?:appointment|dinner|lunch|party|trip|interview|exam|test|meeting|game|match|concert"
+    r"|recital|wedding|cleaning|checkup|check-up|surgery|flight|presentation|conference|reunion"
+    r"|tournament|race|rehearsal|shower|lesson|class))\b(?P<tail>\s+(?:to|in|at|with|for)\s+.+)?$",
+    re.IGNORECASE,
+)
+_AHEAD = re.compile(
+    r"^(?:on\s+\w+days?|this\s+\w+|next\s+\w+|tomorrow|tonight|in\s+(?:a|an|\w+)\s+\w+)$"
+)
+"""A time phrase ahead of the message (``on friday``, ``next week``, ``in two weeks``)."""
+
+
+def occasion_fragment(text: str) -> str | None:
+    """``Dentist appointment on Friday`` -> ``I have a dentist appointment on Friday``: an
+    occasion noun with a time ahead, said without its ``I have a``, as the user's; None for
+    any other text (one in the past or with no time says nothing of whose it is)."""
+    rest, when = take_time(text)
+    if when is None or _AHEAD.match(when.phrase) is None:
+        return None
+    occasion = _OCCASION.match(rest.rstrip(" .!"))
+    if occasion is None:
+        return None
+    lead = "" if occasion["det"] else f"{indefinite_article(occasion['np'])} "
+    return f"I have {lead}{text[:1].lower()}{text[1:]}"
