@@ -41,7 +41,8 @@ EVENT_CONFIDENCE = 0.8
 _SPECULATIVE = re.compile(
     r"\b(?:might|could|would|should|must|maybe|perhaps|possibly|someday|one\s+day"
     r"|(?<!\bin\s)(?<!\bon\s)(?<!\bof\s)(?<!\bby\s)(?<!\bsince\s)(?<!\buntil\s)may(?!\s+\d)"
-    r"|eventually|sometime|wish|if|unless|(?:could|would|should|might|must)n't\s+have)\b",
+    r"|eventually|sometime|wish(?!\s+(?:me|us)\s+luck)|if|unless"
+    r"|(?:could|would|should|might|must)n't\s+have)\b",
     re.IGNORECASE,
 )
 """A modal, a hedge or a counterfactual (``couldn't have done``): no event is stated. ``May``

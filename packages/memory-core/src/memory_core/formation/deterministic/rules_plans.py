@@ -189,7 +189,7 @@ def occasion_fragment(text: str) -> str | None:
     rest, when = take_time(text)
     if when is None or _AHEAD.match(when.phrase) is None:
         return None
-    occasion = _OCCASION.match(rest.rstrip(" .!"))
+    occasion = _OCCASION.match(rest.split(", ", 1)[0].rstrip(" .!"))
     if occasion is None:
         return None
     lead = "" if occasion["det"] else f"{indefinite_article(occasion['np'])} "

@@ -30,12 +30,14 @@ _CONDITIONAL = re.compile(
 )
 """A conditional makes the whole sentence hypothetical (``If I move, I will...``)."""
 _HEDGE_WORDS = (
-    r"maybe|perhaps|possibly|probably|might|could|should|must|wish|hope|hopefully|someday"
+    r"maybe|perhaps|possibly|probably|might|could|should|must|wish(?!\s+(?:me|us)\s+luck)|hope"
+    r"|hopefully|someday"
     r"|one\s+day|thinking\s+(?:about|of)|considering|shall|I\s+think|I\s+guess"
     r"|I\s+believe(?!\s+in\b)|I\s+suppose|I\s+feel\s+like|not\s+sure|kind\s+of|sort\s+of"
     r"|(?-i:may)|(?-i:will)"
 )
-"""The hedges and modals both the plan reading and the statement screen refuse on."""
+"""The hedges and modals both the plan reading and the statement screen refuse on (``wish me
+luck`` is a formula that closes a statement, not a wish)."""
 _HEDGED = re.compile(
     r"\b(?:" + _HEDGE_WORDS + r"|would(?!\s+(?:much\s+)?(?:rather|prefer))"
     r"|planning\s+(?:on|to)|plan\s+to|want\s+to|wanna|going\s+to|gonna)\b|'ll\b",
