@@ -1,4 +1,5 @@
-"""``him`` and ``her`` in the user's own statement, as the person the message named."""
+"""How a statement names the people a message named: ``him`` and ``her`` in the user's own
+statement as that person, and a titled person by title and surname (``Dr. Mehta``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 
 from memory_core.formation.deterministic.lexicon import _PREPOSITIONS, _words
 
+_TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor)\.?"
 _OBJECT_PRONOUN = re.compile(r"\b(?:him|her)\b(?=\s*(?P<next>[\w'-]*))")
 _NOT_OWNED = _words(
     """a an the some any this that these those my their our his its again too back up out off
@@ -40,6 +42,23 @@ def with_person_named(statement: str, names: list[str]) -> str | None:
         out.append(f"{people[0]}'s" if possessive else people[0])
         end = match.end()
     return "".join(out) + statement[end:] if out else statement
+
+
+def _title_surname(name: str) -> str | None:
+    """A titled person's title and surname (``Dr. Ama Boateng`` -> ``Dr. Boateng``): how a
+    pronoun writes them and, folded, their subject; None for a name with no title."""
+    words = name.split()
+    if re.match(_TITLE + "$", words[0]) and len(words) > 1:
+        return f"{words[0]} {words[-1]}"
+    return None
+
+
+def _referent(name: str, *, person: bool = True) -> str:
+    """How people refer to a person: a title and the surname, or the given name; a name the
+    message did not introduce as someone's (``Harbor Analytics``) is kept whole."""
+    if (titled := _title_surname(name)) is not None:
+        return titled.casefold()
+    return name.split()[0].casefold() if person and " and " not in name else name.casefold()
 
 
 __all__ = ["with_person_named"]

@@ -57,10 +57,14 @@ from memory_core.formation.deterministic.lexicon import (
     _words,
 )
 from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
-from memory_core.formation.deterministic.pronouns import _NOT_OWNED
+from memory_core.formation.deterministic.pronouns import (
+    _NOT_OWNED,
+    _TITLE,
+    _referent,
+    _title_surname,
+)
 from memory_core.text import TimePhrase, collapse, take_time
 
-_TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor)\.?"
 _NAME_WORD = r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
 _NAME = rf"(?:{_TITLE}\s+)?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}"
 _NAMED = re.compile(
@@ -311,12 +315,16 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
 
 def _names_someone(own: str | None, predicate: str) -> bool:
     """A one-word name the message did not introduce names someone as the doer of an event
-    (``Kenji moved to Osaka``) or as the owner of a thing with a value (``Leila's birthday is
-    on May 9``)."""
+    (``Kenji moved to Osaka``) or of what it keeps doing to the user (``Duolingo reminds me``),
+    or as the owner of a thing with a value (``Leila's birthday is on May 9``)."""
     if own:
         value = _VALUE.match(predicate)
         return value is not None and _CONTENT.match(value["v"]) is not None
-    return _is_event(predicate)
+    return _is_event(predicate) or _ACTS_ON_USER.match(_strip_adverbs(predicate)) is not None
+
+
+_ACTS_ON_USER = re.compile(r"^(?-i:[a-z]{3,}s)\s+(?:[a-z]+ing\s+)?(?:me|my)\b")
+"""``keeps nagging me``, ``corrupts my spreadsheets``: what a named thing does to the user."""
 
 
 def _definite(text: str) -> tuple[str, str, str, bool] | None:
@@ -353,23 +361,6 @@ def _is_event(predicate: str) -> bool:
             return False
         return second.endswith("ing") or _is_past(second) or words[0] == "got"
     return _is_past(words[0])
-
-
-def _title_surname(name: str) -> str | None:
-    """A titled person's title and surname (``Dr. Ama Boateng`` -> ``Dr. Boateng``): how a
-    pronoun writes them and, folded, their subject; None for a name with no title."""
-    words = name.split()
-    if re.match(_TITLE + "$", words[0]) and len(words) > 1:
-        return f"{words[0]} {words[-1]}"
-    return None
-
-
-def _referent(name: str, *, person: bool = True) -> str:
-    """How people refer to a person: a title and the surname, or the given name; a name the
-    message did not introduce as someone's (``Harbor Analytics``) is kept whole."""
-    if (titled := _title_surname(name)) is not None:
-        return titled.casefold()
-    return name.split()[0].casefold() if person and " and " not in name else name.casefold()
 
 
 def _is_verb(word: str, *, plural: bool) -> bool:
