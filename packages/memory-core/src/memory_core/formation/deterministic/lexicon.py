@@ -320,6 +320,13 @@ _VERDICT_ADJECTIVES = _words(
     perfect terrific fabulous brilliant excellent epic fun super"""
 )
 """Adjectives that judge a thing rather than name it: no part of its subject."""
+_MATERIALS = _words(
+    """oak pine maple walnut cherry cedar birch teak bamboo mahogany hardwood plywood marble
+    granite quartz slate concrete brick stone steel aluminum aluminium brass copper iron
+    titanium glass leather linen cotton wool silk velvet ceramic porcelain tile vinyl laminate
+    loam clay sand gravel"""
+)
+"""What a thing can be made of (``The deck is cedar``): a bare noun that names its value."""
 _WHERE_AND_WHEN = _words(
     "downtown uptown today yesterday tonight again together alone abroad outside nearby"
 )

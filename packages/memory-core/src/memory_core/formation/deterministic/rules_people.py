@@ -51,6 +51,7 @@ from memory_core.formation.deterministic.conversation import (
 from memory_core.formation.deterministic.lexicon import (
     _ADVERB_WORDS,
     _CALENDAR_WORDS,
+    _MATERIALS,
     _NOT_NAME_WORDS,
     _PARTICIPLES,
     _PARTICLES,
@@ -125,6 +126,10 @@ _CONTENT = re.compile(
     r"|nine|ten)\s|\d|(?-i:[A-Z])|(?:at|in|on|from|to|by|until|since|for|with)\s)",
     re.IGNORECASE,
 )
+_MADE_OF = re.compile(
+    rf"^(?-i:[a-z]+\s+){{0,2}}(?:{'|'.join(sorted(_MATERIALS))})(?:,\s+not\s+\w+)?$"
+)
+"""``white oak``, ``silt loam, not clay``: a material, what a thing is made of."""
 _VALUE = re.compile(r"^(?:is|are|was|were)\s+(?P<v>.+)$", re.IGNORECASE)
 _RELATION_OBJECT = re.compile(r"^User's\s+(?:\w+\s+)?[\w-]+$")
 _NEGATED_VERB = re.compile(r"^\w+\s+(?:not|never)\b", re.IGNORECASE)
@@ -246,7 +251,8 @@ def _refused(who: str, group: str, obj: str) -> bool:
     # name, a place or a time); an evaluation of it is a passing remark.
     first = obj.split()[0].casefold() if obj else ""
     evaluated = first in _VERDICTS or (first in _EVALUATIVE and first not in _PARTICLES)
-    return not obj or evaluated or (group in _BE and not _CONTENT.match(obj))
+    named = _CONTENT.match(obj) or _MADE_OF.match(obj)
+    return not obj or evaluated or (group in _BE and not named)
 
 
 def _owned(obj: str) -> bool:
