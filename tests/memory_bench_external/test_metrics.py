@@ -111,7 +111,7 @@ def test_identity_figures_and_derived_ratios(locomo_fixture: Path) -> None:
     )
     assert (metrics.population, metrics.sample, metrics.sample_size, metrics.seed) == (2, 1, 1, 3)
     assert metrics.principal_speaker == "b"
-    assert metrics.schema_version == 3
+    assert metrics.schema_version == 4
     assert metrics.provenance.inputs == {
         "dataset_file": hashlib.sha256(locomo_fixture.read_bytes()).hexdigest()
     }

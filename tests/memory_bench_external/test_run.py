@@ -284,3 +284,19 @@ def test_each_arm_counts_the_words_of_what_it_returned(locomo_fixture: Path) -> 
         assert dict(summary.words_at_k) == {
             k: sum(sum(o.item_words[:k]) for o in counted) for k in run.ks
         }
+
+
+def test_forming_turns_count_the_principal_turns_a_belief_cites(
+    locomo_fixture: Path, json_records: Records, write_records: Writer
+) -> None:
+    before = run_external(open_locomo(locomo_fixture)).formation
+    assert 0 < before.forming_turns <= before.principal_turns
+    record = copy.deepcopy(json_records(locomo_fixture)[0])
+    # A principal turn that states nothing is a principal turn that forms nothing.
+    record["conversation"]["session_1"].append(
+        {"speaker": "Orla", "dia_id": "D1:6", "text": "Haha, okay!"}
+    )
+    path = write_records("locomo_idle_turn.json", [record, *json_records(locomo_fixture)[1:]])
+    after = run_external(open_locomo(path)).formation
+    assert after.principal_turns == before.principal_turns + 1
+    assert after.forming_turns == before.forming_turns

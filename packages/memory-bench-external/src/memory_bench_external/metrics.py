@@ -39,10 +39,10 @@ from memory_bench_external._wording import (
 from memory_bench_external.run import MEMORY_RANKING, ExternalRun, FormationTally, LabelTally
 from memory_bench_external.scoring import ProvenanceSummary, RecallAtK
 
-METRICS_SCHEMA_VERSION: Literal[3] = 3
+METRICS_SCHEMA_VERSION: Literal[4] = 4
 """The version of the metrics document's shape (2: ``split``, ``ranking_order`` and
 ``words_at_k`` were added; 3: the provenance record under ``provenance`` replaces
-``file_sha256`` and ``policies``)."""
+``file_sha256`` and ``policies``; 4: ``formation.forming_turns`` was added)."""
 
 METRICS_KIND: Literal["memory-benchmark-external-metrics"] = "memory-benchmark-external-metrics"
 """The document's kind, so a reader can tell it from evidence and baselines."""
@@ -209,6 +209,12 @@ class FormationFigures(_Document):
     dropped_for_ceiling: int = Field(ge=0)
     live_beliefs: int = Field(ge=0)
     beliefs: int = Field(ge=0)
+    forming_turns: int = Field(ge=0)
+
+    def forming_share(self) -> float | None:
+        """``forming_turns / principal_turns``: the share of the principal's turns that formed
+        a belief (None with no principal turn)."""
+        return self.forming_turns / self.principal_turns if self.principal_turns else None
 
     @classmethod
     def of(cls, tally: FormationTally) -> FormationFigures:
@@ -371,7 +377,7 @@ class ExternalMetrics(_Document):
     """The metrics document of one external run.
 
     Attributes:
-        schema_version: ``3``.
+        schema_version: ``4``.
         kind: ``memory-benchmark-external-metrics``.
         arm: ``deterministic``.
         provenance: The build, package and policy versions, the sha256 of the local file that
@@ -400,7 +406,7 @@ class ExternalMetrics(_Document):
         caveats: What the figures do and do not mean.
     """
 
-    schema_version: Literal[3] = METRICS_SCHEMA_VERSION
+    schema_version: Literal[4] = METRICS_SCHEMA_VERSION
     kind: Literal["memory-benchmark-external-metrics"] = METRICS_KIND
     arm: Literal["deterministic"] = "deterministic"
     provenance: Provenance

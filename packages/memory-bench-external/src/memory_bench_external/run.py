@@ -130,6 +130,8 @@ class FormationTally:
         dropped_for_ceiling: Candidates dropped for the per-session ceiling.
         live_beliefs: Beliefs live (active or provisional) after the last probe.
         beliefs: Beliefs of any status after the last probe.
+        forming_turns: Principal turns some belief of any status cites as a source after the
+            last probe (the share of the principal's turns that formed memory).
     """
 
     sessions: int = 0
@@ -146,6 +148,7 @@ class FormationTally:
     dropped_for_ceiling: int = 0
     live_beliefs: int = 0
     beliefs: int = 0
+    forming_turns: int = 0
 
     def __add__(self, other: FormationTally) -> FormationTally:
         """Field-wise sum."""
@@ -703,8 +706,13 @@ def run_instance(
         every = composition.memory.list_memories(
             statuses=frozenset(BeliefStatus), principal=EVAL_PRINCIPAL
         )
+        sources = {event_id for belief in every for event_id in belief.source_event_ids}
         formation = recorded.formation + FormationTally(
-            live_beliefs=sum(1 for belief in every if belief.is_live), beliefs=len(every)
+            live_beliefs=sum(1 for belief in every if belief.is_live),
+            beliefs=len(every),
+            forming_turns=sum(
+                1 for turn in recorded.turns if turn.is_principal and turn.event_id in sources
+            ),
         )
         probe_labels = LabelTally()
         for row in memory_rows:

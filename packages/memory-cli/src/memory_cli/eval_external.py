@@ -298,6 +298,17 @@ def _words(metrics: ExternalMetrics) -> Table:
     return table
 
 
+def _forming(metrics: ExternalMetrics) -> str:
+    """How many of the principal's turns formed a belief (cited as a source by any belief)."""
+    formation = metrics.formation
+    share = formation.forming_share()
+    percent = "-" if share is None else f"{share:.1%}"
+    return (
+        f"principal turns forming a belief: {formation.forming_turns:,} of "
+        f"{formation.principal_turns:,} ({percent})"
+    )
+
+
 def run_external_command(args: argparse.Namespace) -> int:
     """Run ``--external`` and write its metrics file; return the exit status.
 
@@ -340,6 +351,7 @@ def run_external_command(args: argparse.Namespace) -> int:
     print(json.dumps(document, indent=2))
     console.print(_summary(metrics))
     console.print(_words(metrics))
+    console.print(_forming(metrics), markup=False)
     console.print(f"metrics written to {output}", markup=False)
     if report_path is not None:
         from memory_bench_external.html_report import external_page
