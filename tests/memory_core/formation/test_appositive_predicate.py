@@ -69,6 +69,10 @@ def test_the_person_named_and_what_they_did_both_form(
         ("My aunt Selma lives in Porto.", "Porto"),
         ("My sister Amaya is moving to Lyon next month.", "Lyon"),
         ("My friend Oskar thinks I should quit.", "quit"),
+        # Found in review, after the change: a past feeling, a mood, a passing activity.
+        ("My brother Sami loved jazz.", "jazz"),
+        ("My wife Ingrid is being ridiculous.", "ridiculous"),
+        ("My cat Luna is sleeping on my keyboard.", "keyboard"),
     ],
 )
 def test_what_stays_theirs_forms_the_relationship_only(

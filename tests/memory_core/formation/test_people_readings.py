@@ -120,7 +120,7 @@ def test_a_name_in_apposition_forms_an_act_or_a_state_but_not_a_habit(read: Read
         ("relationship", "roommate", "User's roommate is Ali."),
         ("fact", "ali", "Ali is allergic to dogs."),
     ]
-    # The held-out cases rule a habit of theirs theirs (``My cofounder Ravi handles ...``).
+    # The held-out cases rule that a habit stays theirs (``My cofounder Ravi handles ...``).
     assert read("My cofounder Ravi handles all the sales calls.") == [
         ("relationship", "cofounder", "User's cofounder is Ravi.")
     ]

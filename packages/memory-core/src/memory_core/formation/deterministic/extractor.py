@@ -217,7 +217,8 @@ class DeterministicExtractor:
             if index == 0:
                 # No subject is supplied to a request (``Booked the table for eight, please``).
                 if _DEPENDENT_PARTICIPLE.match(sentence) is None and not _PLEASE.search(sentence):
-                    # ``Dentist appointment on Friday``: the user's occasion, ``I have a`` left out.
+                    # ``Dentist appointment on Friday``: the user's occasion, ``I have a`` left out;
+                    # a negation anywhere in the sentence (``..., not mine``) leaves it alone.
                     occasion = None if _NEGATED.search(sentence) else occasion_fragment(text)
                     text = occasion or _supply_subject(text)
                 user_opens = re.match(r"^I\b", text) is not None

@@ -322,7 +322,7 @@ _VERDICT_ADJECTIVES = _words(
 """Adjectives that judge a thing rather than name it: no part of its subject."""
 _MATERIALS = _words(
     """oak pine maple walnut cherry cedar birch teak bamboo mahogany hardwood plywood marble
-    granite quartz slate concrete brick stone steel aluminum aluminium brass copper iron
+    granite quartz slate brick stone steel aluminum aluminium brass copper iron
     titanium glass leather linen cotton wool silk velvet ceramic porcelain tile vinyl laminate
     loam clay sand gravel"""
 )

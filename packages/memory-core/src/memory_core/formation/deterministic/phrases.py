@@ -40,10 +40,15 @@ def head_phrase(phrase: str) -> str:
     head = head.strip(" ,.;:!?'\"")
     words = head.split()[:5]
     for index in range(1, len(words)):
-        if words[index - 1].endswith("s") and _is_participle(words[index].casefold()):
+        if _plural(words[index - 1]) and _is_participle(words[index].casefold()):
             words = words[:index]
             break
     return " ".join(words).casefold()
+
+
+def _plural(word: str) -> bool:
+    """``quotes``, ``photos``: a plural noun (not ``grass``, ``gas``, ``bus`` nor ``mom's``)."""
+    return word.endswith("s") and not word.endswith(("'s", "’s", "ss", "us", "is", "as"))
 
 
 def _is_participle(word: str) -> bool:

@@ -19,11 +19,11 @@ events never supersede each other, and the slot rules before them keep the subje
   something they did with the user; another person's present attributes (``My brother lives in
   Chicago``) and the news of people outside the family stay theirs.
 
-Nothing forms about the listener (a ``you`` anywhere), from an object that is only a pronoun or
-``there``, or from a negated clause. Subjects are the head noun phrase of what the clause is
-about (``flight ticket``, ``ceramics class``), the activity when there is none (``painting``),
-and the canonical relation word for a family member (``mother``).
-"""
+Nothing forms about the listener (a ``you`` anywhere but a generic one: ``cafes where you can
+work``), from an object that is only a pronoun or ``there``, or from a negated clause. Subjects
+are the head noun phrase of what the clause is about (``flight ticket``, ``ceramics class``),
+the activity when there is none (``painting``), and the canonical relation word for a family
+member (``mother``)."""
 
 from __future__ import annotations
 
@@ -211,7 +211,8 @@ def event_readings(clause: str) -> list[_Proposal]:
         and when is None
         and (who == "User" or who.startswith("User and "))
         and travel is None
-        and verb.casefold() not in _PLANNING_VERBS | _UNDERTAKING_VERBS
+        and verb.casefold() not in _PLANNING_VERBS
+        and not _undertaking(verb.casefold(), statement_obj)
         and lower_aux in ("", "am", "are", "have been")
         # ``I'm stoked to start``: a participle after ``am`` is a state, not an activity.
         and not (lower_aux in ("am", "are") and not verb.casefold().endswith("ing"))
@@ -275,10 +276,19 @@ _TRAVEL = re.compile(
 
 _PLANNING_VERBS = _words("planning going heading flying traveling travelling leaving visiting")
 """Progressive verbs that state a plan (a dated event), not an ongoing activity."""
-_UNDERTAKING_VERBS = _words("hosting organizing organising launching kicking throwing")
-"""Progressive verbs of an occasion the user is in the middle of undertaking (``I'm hosting a
-baby shower``, ``kicking off the rewrite``): an event of theirs, not who they are over time.
-Not ``renovating``: blind set 14 types ``User is renovating the attic.`` as an attribute."""
+_UNDERTAKING_VERBS = _words("hosting organizing organising launching")
+_UNDERTAKING_OPENERS = {"kicking": ("off ",), "throwing": ("a ", "an ")}
+
+
+def _undertaking(verb: str, obj: str) -> bool:
+    """An occasion the user is in the middle of undertaking (``hosting a baby shower``,
+    ``kicking off the rewrite``, ``throwing a party``; not ``throwing up``): an event of
+    theirs, not who they are over time. Not ``renovating``: blind set 14 types ``User is
+    renovating the attic.`` as an attribute."""
+    return verb in _UNDERTAKING_VERBS or obj.casefold().startswith(
+        _UNDERTAKING_OPENERS.get(verb, ())
+    )
+
 
 _MY_THING = re.compile(
     r"^(?:my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?P<verb>is|are|was|were)\s+"

@@ -5,9 +5,9 @@ states an event, a state or a role of it:
 
 * **A named person or thing**: ``Kenji moved to Osaka for work`` -> ``Kenji moved to Osaka for
   work.``; ``Harbor Analytics is a Python shop.``. A name in apposition to a relation forms
-  an act or a state of theirs (``My cousin Dmitri sold his bakery``), not a habit, a wish,
-  what they are or a plan (``My sister Lucia is getting married in June``), as the held-out
-  cases rule (``rules_relations.appositive_clause``).
+  an act or a state of theirs (``My cousin Dmitri sold his bakery``), not a habit, a wish, a
+  feeling, what they are or a plan (``My sister Lucia is getting married in June``), as the
+  held-out cases rule (``rules_relations.appositive_clause``).
 * **He, she, his, her** for the person the same message named last (``My uncle is Farid. He
   owns a small vineyard.`` -> ``Farid owns a small vineyard.``; ``Her teacher is Mrs.
   Halvorsen`` -> ``Ava's teacher is Mrs. Halvorsen.``). With no person named before it, the
@@ -127,7 +127,7 @@ _CONTENT = re.compile(
     re.IGNORECASE,
 )
 _MADE_OF = re.compile(
-    rf"^(?-i:[a-z]+\s+){{0,2}}(?:{'|'.join(sorted(_MATERIALS))})(?:,\s+not\s+\w+)?$"
+    rf"^(?:[a-z]+\s+){{0,2}}(?:{'|'.join(sorted(_MATERIALS))})(?:,\s+not\s+\w+)?$"
 )
 """``white oak``, ``silt loam, not clay``: a material, what a thing is made of."""
 _VALUE = re.compile(r"^(?:is|are|was|were)\s+(?P<v>.+)$", re.IGNORECASE)
@@ -329,7 +329,7 @@ def _names_someone(own: str | None, predicate: str) -> bool:
     return _is_event(predicate) or _ACTS_ON_USER.match(_strip_adverbs(predicate)) is not None
 
 
-_ACTS_ON_USER = re.compile(r"^(?-i:[a-z]{3,}s)\s+(?:[a-z]+ing\s+)?(?:me|my)\b")
+_ACTS_ON_USER = re.compile(r"^[a-z]{3,}s\s+(?:[a-z]+ing\s+)?(?:me|my)\b")
 """``keeps nagging me``, ``corrupts my spreadsheets``: what a named thing does to the user."""
 
 

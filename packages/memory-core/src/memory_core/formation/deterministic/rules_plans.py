@@ -1,5 +1,6 @@
-"""Plans and intentions (``I'm planning to adopt a cat``, ``We're going to Osaka instead``) and
-feelings (``I'm so excited about the concert``, ``I feel proud of my kids``)."""
+"""Plans and intentions (``I'm planning to adopt a cat``, ``We're going to Osaka instead``),
+feelings (``I'm so excited about the concert``, ``I feel proud of my kids``), and an occasion
+ahead said as a fragment (``Dentist appointment on Friday``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,13 @@ from memory_core.formation.deterministic.conversation import (
     _strip_adverbs,
     _thing,
 )
-from memory_core.formation.deterministic.lexicon import _ARTICLES, _STOP_VERBS, _VAGUE_HEADS
+from memory_core.formation.deterministic.lexicon import (
+    _ARTICLES,
+    _STOP_VERBS,
+    _VAGUE_HEADS,
+    _VERDICT_ADJECTIVES,
+    _words,
+)
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
 from memory_core.text import collapse, gerund_base, indefinite_article, take_time
 
@@ -163,23 +170,26 @@ def plan_readings(clause: str) -> list[_Proposal]:
     ]
 
 
-__all__ = ["HEDGED_CONFIDENCE", "PLAN_CONFIDENCE", "plan_readings"]
-
-
-# An occasion noun, up to three modifiers before it (no determiner among them: ``Planning a
-# trip`` is an act) and a place or company after it (``to Lisbon``, ``with the team``).
+# An occasion noun, up to three modifiers before it and a place or company after it (``to
+# Lisbon``, ``with the team``).
 _OCCASION = re.compile(
     r"^(?:(?P<det>a|an|my)\s+)?"
-    r"(?P<np>(?:(?!(?:a|an|the|my|our|his|her|their|some)\b)[\w'-]+\s+){0,3}?"
+    r"(?P<np>(?P<modifiers>(?:[\w-]+\s+){0,3}?)"
     r"(?:appointment|dinner|lunch|party|trip|interview|exam|test|meeting|game|match|concert"
     r"|recital|wedding|cleaning|checkup|check-up|surgery|flight|presentation|conference|reunion"
     r"|tournament|race|rehearsal|shower|lesson|class))\b(?P<tail>\s+(?:to|in|at|with|for)\s+.+)?$",
     re.IGNORECASE,
 )
 _AHEAD = re.compile(
-    r"^(?:on\s+\w+days?|this\s+\w+|next\s+\w+|tomorrow|tonight|in\s+(?:a|an|\w+)\s+\w+)$"
+    r"^(?:on\s+\w+days?|this\s+(?!morning\b)\w+|next\s+\w+|tomorrow|tonight|in\s+\w+\s+\w+)$"
 )
 """A time phrase ahead of the message (``on friday``, ``next week``, ``in two weeks``)."""
+_NOT_A_MODIFIER = _VERDICT_ADJECTIVES | _words(
+    """a an the my our his her their some this that is are was were has have had got gets do
+    does did will we they he she i it you"""
+)
+"""Words no occasion's modifier is: a determiner (``Planning a trip`` is an act), a verb
+(``Mom has surgery tomorrow`` is a clause) or a verdict (``Great meeting this morning``)."""
 
 
 def occasion_fragment(text: str) -> str | None:
@@ -190,7 +200,18 @@ def occasion_fragment(text: str) -> str | None:
     if when is None or _AHEAD.match(when.phrase) is None:
         return None
     occasion = _OCCASION.match(rest.split(", ", 1)[0].rstrip(" .!"))
-    if occasion is None:
+    if occasion is None or not _plain_modifiers(occasion["modifiers"].split()):
         return None
     lead = "" if occasion["det"] else f"{indefinite_article(occasion['np'])} "
-    return f"I have {lead}{text[:1].lower()}{text[1:]}"
+    words = text.split()
+    named = len(words) > 1 and words[1][:1].isupper()  # ``Taylor Swift concert ...``
+    return f"I have {lead}{text if named else text[:1].lower() + text[1:]}"
+
+
+def _plain_modifiers(words: list[str]) -> bool:
+    """True when every word before the occasion noun can modify it: none is a determiner, a
+    verb, a verdict or a possessive (``Mom's surgery tomorrow`` is someone else's)."""
+    return not any(w.casefold() in _NOT_A_MODIFIER or w.endswith(("'s", "s'", "’s")) for w in words)
+
+
+__all__ = ["HEDGED_CONFIDENCE", "PLAN_CONFIDENCE", "occasion_fragment", "plan_readings"]

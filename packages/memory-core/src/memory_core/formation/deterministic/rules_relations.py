@@ -291,16 +291,31 @@ def _appositive_relationships(text: str) -> list[_Proposal]:
 
 
 _PROGRESSIVE = re.compile(r"^(?:is|are)\s+\w+ing\b", re.IGNORECASE)
-_STATE = re.compile(r"^(?:is|are|was|were)\s+(?!(?:a|an|the|one|not|never)\b)\w", re.IGNORECASE)
+_UNDERTAKEN = re.compile(
+    r"^(?:is|are)\s+(?!being\b)\w+ing\s+(?!(?:on|in|at|with|for|to|from|about|by|over|under"
+    r"|around|through|up|out|off|down|away|back)\b)\w",
+    re.IGNORECASE,
+)
+"""A progressive with an object (``is organizing the potluck``), not a passing activity or
+mood (``is sleeping on my keyboard``, ``is being ridiculous``)."""
+_APPOSITIVE_STATE = re.compile(
+    r"^(?:is|are|was|were)\s+(?!(?:a|an|the|one|not|never)\b)\w", re.IGNORECASE
+)
+_THEIR_ATTITUDES = frozenset(
+    {"loved", "liked", "hated", "wanted", "wished", "hoped", "preferred", "enjoyed", "adored"}
+    | {"disliked", "believed", "wondered", "worried"}
+)
+"""Past attitudes and wishes: what a person felt stays theirs (``My brother Idris loved jazz``)."""
 
 
 def appositive_clause(clause: str) -> tuple[str, str] | None:
     """``My cousin Dmitri sold his bakery`` -> ``("Dmitri", "Dmitri sold his bakery")``: a
     clause opening with a relation named in apposition, as a clause about the person named,
-    when it states an act of theirs (``sold``, ``is organizing``) or a state (``is allergic to
-    peanuts``); None for any other clause. The held-out cases rule the rest theirs: a habit or
-    a wish (``My cofounder Ravi handles all the sales calls``), what they are (``is a
-    plumber``), and a plan (a progressive with a time: ``is getting married in June``)."""
+    when it states a past act of theirs (``sold``), an undertaking with its object (``is
+    organizing the potluck``) or a state (``is allergic to peanuts``); None for any other
+    clause. The held-out cases rule the rest theirs: a habit or a wish (``My cofounder Ravi
+    handles all the sales calls``), what they are (``is a plumber``), a plan (a progressive
+    with a time: ``is getting married in June``), and what they felt (``loved jazz``)."""
     match = _APPOSITIVE.match(clause)
     if match is None or collapse(match["rel"]).casefold() in _RELATION_PLURALS:
         return None
@@ -313,8 +328,10 @@ def appositive_clause(clause: str) -> tuple[str, str] | None:
     predicate = _strip_adverbs(rest)
     if name is None or name != match["name"] or not predicate:
         return None
+    first = predicate.split()[0].casefold()
     if _PROGRESSIVE.match(predicate):
-        said = take_time(predicate)[1] is None
+        said = take_time(predicate)[1] is None and _UNDERTAKEN.match(predicate) is not None
     else:
-        said = _is_past(predicate.split()[0]) or _STATE.match(predicate) is not None
+        past = _is_past(first) and first not in _THEIR_ATTITUDES
+        said = past or _APPOSITIVE_STATE.match(predicate) is not None
     return (name, f"{name} {predicate}") if said else None
