@@ -50,10 +50,16 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
         ("Tove is allergic to bee stings.", "tove", "Tove is allergic to bee stings."),
         ("Idris is lactose intolerant.", "idris", "Idris is lactose intolerant."),
         ("Wren is diabetic, so dessert is tricky.", "wren", "Wren is diabetic."),
-        (
+        pytest.param(
             "Swim practice is on Monday evenings.",
             "swim practice",
             "Swim practice is on Monday evenings.",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a slot said with 'is on' is not read: corpus v1's elliptical 'Lessons are "
+                "on Thursday afternoons' and its correction 'Piano lessons are on Tuesday "
+                "afternoons' would be two subjects, leaving the stale day live",
+            ),
         ),
         ("Deploys go out every Thursday.", "deploys", "Deploys go out every Thursday."),
         ("Backups run nightly at three.", "backups", "Backups run nightly at three."),

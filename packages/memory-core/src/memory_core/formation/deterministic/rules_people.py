@@ -140,6 +140,11 @@ _VERDICT_HEAD = re.compile(
 )
 _COMPARISON = re.compile(r"\w+er\s+than\b")
 _WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
+_REMARK = re.compile(
+    r"^(?:won't|wont|will\s+not|can't|cant|cannot|can\s+not|couldn't|could\s+not)\s",
+    re.IGNORECASE,
+)
+"""``won't stop posting about it``, ``can't stop talking about it``: a remark on the act."""
 _REFERS_BACK = re.compile(r"\b(?:it|its|them|they|this|that|these|those|one|there)\b", re.I)
 _FIRST_PERSON = tuple(
     (re.compile(pattern), replacement)
@@ -174,25 +179,32 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     if _GROUP.search(clause) or _ASKED.search(clause):
         return []
     parsed = _subject(text, names)
+    scheduled = parsed is None and (parsed := _scheduled_thing(clause)) is not None
     if parsed is None:
         return []
+    if scheduled:
+        when = None  # ``every other Tuesday`` is when it recurs, not a day to resolve
     who, subject, rest, plural = parsed
     out: list[_Proposal] = []
     for predicate in _predicates(_CLEFT.sub("", rest, count=1), plural=plural):
         if _WILL.search(predicate) is None:  # a plan of theirs forms nothing
             out += _predicate_readings(who, subject, _strip_adverbs(predicate), plural, when)
-    return out
+    return [_with(p, exclusive=True) for p in out] if scheduled else out
 
 
 def _predicates(rest: str, *, plural: bool) -> list[str]:
     """``is four and already reads chapter books``, ``knits beautifully and keeps offering
     ...``: two predicates of the same person joined by ``and``, each read on its own; else
-    ``rest`` alone. One that refers back (``and sells them``) keeps the predicate whole."""
-    words = rest.split()
+    ``rest`` alone. One that refers back (``and sells them``) keeps the predicate whole, unless
+    it is a remark on the act (``adopted a kitten and won't stop posting about it``): then the
+    act alone."""
+    words = _strip_adverbs(rest).split()
     if len(words) < 3 or not _is_verb(words[0].casefold(), plural=plural):
         return [rest]
     for joint in re.finditer(r"\s+and\s+", rest):
         first, second = rest[: joint.start()], _strip_adverbs(rest[joint.end() :])
+        if _REMARK.match(second) and _REFERS_BACK.search(second):
+            return [first]
         verb = second.split(" ", 1)[0].casefold()
         opens_a_predicate = _is_verb(verb, plural=plural) or _WILL.match(second) is not None
         if " " in second and opens_a_predicate and not _REFERS_BACK.search(second):
@@ -209,7 +221,9 @@ def _predicate_readings(
         return []
     verb = words[0].casefold()
     skill = verb in ("knows", "knew") and words[1:2] == ["how"]  # not a thought: a skill
-    if (verb in _NOT_THEIRS and not skill) or not _is_verb(verb, plural=plural):
+    # ``told me to rest``: not what they said, what they asked of the user.
+    request = verb in ("told", "tells") and [w.casefold() for w in words[1:3]] == ["me", "to"]
+    if (verb in _NOT_THEIRS and not (skill or request)) or not _is_verb(verb, plural=plural):
         return []
     if not plural and verb in ("are", "were", "have"):
         return []  # ``My brother Tomas and my sister Priya are visiting``: one of a pair
@@ -326,11 +340,49 @@ def _names_someone(own: str | None, predicate: str) -> bool:
     if own:
         value = _VALUE.match(predicate)
         return value is not None and _CONTENT.match(value["v"]) is not None
-    return _is_event(predicate) or _ACTS_ON_USER.match(_strip_adverbs(predicate)) is not None
+    plain = _strip_adverbs(predicate)
+    return _is_event(predicate) or any(p.match(plain) for p in (_ACTS_ON_USER, _CONDITION))
+
+
+_CONDITION = re.compile(
+    r"^(?:is|was)\s+(?:allergic\s+to(?=\s+\w)|lactose\s+intolerant|gluten[- ]intolerant|diabetic"
+    r"|celiac|coeliac|asthmatic|epileptic|pregnant|vegan|vegetarian|pescatarian"
+    r"|colou?r-?blind|dyslexic|left-handed)\b",
+    re.IGNORECASE,
+)
+"""``is allergic to cats``, ``is diabetic``: a condition of the person's, a fact of theirs."""
 
 
 _ACTS_ON_USER = re.compile(r"^[a-z]{3,}s\s+(?:[a-z]+ing\s+)?(?:me|my)\b")
 """``keeps nagging me``, ``corrupts my spreadsheets``: what a named thing does to the user."""
+
+
+_BARE_THING = re.compile(
+    r"^(?-i:(?P<thing>[A-Z][a-z]+(?:\s+[a-z]+){0,2}?))\s+"
+    r"(?P<rest>(?:is|are|go|goes|run|runs|happen|happens|start|starts|meet|meets)\s.+)$"
+)
+_SCHEDULE = re.compile(
+    r"\b(?:every|each|nightly|daily|weekly|monthly|yearly|whenever|next\s+sprint)\b", re.I
+)
+"""How often or when next a thing happens; a slot (``on Thursday afternoons``) is not read:
+an elliptical ``Lessons are on Thursdays`` and its correction ``Piano lessons are on
+Tuesdays`` would be two subjects, and the stale day would stay live."""
+
+
+def _scheduled_thing(clause: str) -> tuple[str, str, str, bool] | None:
+    """``Deploys go out every Thursday``, ``Migration starts next sprint``: a thing named by a
+    bare noun, read when its predicate says how often or when next it happens (an evaluation
+    of one, ``Group chats get chaotic fast``, is a remark; a weekday, ``Thursdays are swim
+    club``, is no thing). A thing keeps one schedule at a time."""
+    match = _BARE_THING.match(clause)
+    if match is None or _SCHEDULE.search(match["rest"]) is None:
+        return None
+    thing = match["thing"]
+    first = thing.split()[0]
+    if first.casefold() in _NOT_NAME_WORDS | _NO_ONE or first.rstrip("s") in _CALENDAR_WORDS:
+        return None
+    plural = thing.endswith("s") and not thing.endswith(("ss", "us", "is"))
+    return thing, head_phrase(thing), match["rest"], plural
 
 
 def _definite(text: str) -> tuple[str, str, str, bool] | None:

@@ -248,6 +248,8 @@ _REPORTED_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 """A clause after a reporting verb: what was said, thought or asked (``I said I'd help``)."""
+_REQUEST_OF_USER = re.compile(r"(?:asked|asks|told|tells)\s+me\s+to\s+(?!me\b)[a-z]", re.I)
+"""``asked me to bring``, ``told me to rest``: a request of the user, not a reported clause."""
 _ALWAYS_REPORTED = re.compile(r"\b(?:according\s+to|quote|quoted)\b", re.IGNORECASE)
 _EMBEDDED_QUESTION = re.compile(
     r"(?:,\s*|\s+)(?:and\s+(?:then\s+)?)?(?:asked|asking|wondered|wondering|checked|checking)"
@@ -270,11 +272,14 @@ def cut_embedded_question(sentence: str) -> str:
 def _reported(sentence: str) -> bool:
     """Reported speech or thought: a reporting verb, unless it is the user's own act on a thing
     (``I wrote a poem``, ``I told my boss about the move``) rather than a report of a clause
-    (``I said I'd help``, ``My mom said she ...``)."""
+    (``I said I'd help``, ``My mom said she ...``), or a request someone made of the user
+    (``Ingrid asked me to bake the cake``: their act, with nothing reported)."""
     text = _OWN_WORDS.sub("", sentence)
     if _ALWAYS_REPORTED.search(text):
         return True
     for match in _REPORTED.finditer(text):
+        if _REQUEST_OF_USER.match(text, match.start()):
+            continue
         # A bounded look-behind: the subject stands within a few words of its verb, and an
         # unbounded one would make a long sentence of many reporting verbs quadratic.
         start = match.start()
