@@ -40,7 +40,7 @@ def test_nothing_forms_about_an_unnamed_them(read: Reader, text: str) -> None:
         (
             "While hiking yesterday, I met this friendly man, Tomas, who had been through a "
             "lot, yet stayed calm and kind.",
-            "User met this friendly man, Tomas.",
+            "User met a friendly man, Tomas.",
         ),
         ("I tried to apologize to them.", "User tried to apologize."),
         ("I love sharing my recipes with them.", "User loves sharing their recipes."),

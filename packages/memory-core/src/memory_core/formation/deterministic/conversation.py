@@ -25,6 +25,7 @@ from memory_core.formation.deterministic.phrases import (
     _Proposal,
     _third_person_object,
     bare_thing,
+    described,
     head_phrase,
 )
 from memory_core.text import (
@@ -106,7 +107,7 @@ def _object(text: str, *, team: bool) -> str:
     words = out.split()
     if len(words) > MAX_OBJECT_WORDS:
         out = " ".join(words[: _object_cut(words)])
-    return out.strip(" ,;:-")
+    return described(out.strip(" ,;:-"))
 
 
 def _object_cut(words: list[str]) -> int:

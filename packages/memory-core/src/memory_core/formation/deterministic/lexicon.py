@@ -331,3 +331,13 @@ _WHERE_AND_WHEN = _words(
     "downtown uptown today yesterday tonight again together alone abroad outside nearby"
 )
 """Adverbs after a thing that say where or when, not which thing."""
+_NOT_DESCRIBED = _words(
+    """one ones much many far long way kind sort stuff thing things is was are were the a an my
+    your his her our their its i you he she we they it me us them to for with at in on of about
+    from by past week weekend month year morning afternoon evening night day time season summer
+    winter spring fall autumn semester"""
+)
+"""What after a demonstrative shows it describes no thing: a pronoun, a clause, a
+preposition, or a time (``this past weekend`` is when, not what)."""
+_FUNCTION_WORDS = _words("the a an to for with at in on of about from by")
+"""Words a description may hold after its first (``a sunset over the harbor``)."""

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.lexicon import (
     _DETERMINERS,
+    _FUNCTION_WORDS,
     _HEAD_STOP,
+    _NOT_DESCRIBED,
     _PARTICIPLES,
     _PRONOUN_OBJECTS,
     _VERDICT_ADJECTIVES,
@@ -154,7 +156,27 @@ def _clean_object(phrase: str, *, cut: re.Pattern[str] = _OBJECT_CUT) -> str:
     while previous != text:
         previous = text
         text = _TRAILING.sub("", text).rstrip(" .!?;,")
-    return text
+    return described(text)
+
+
+_DEMONSTRATIVE = re.compile(r"^(?P<det>this|that|these|those)\s+(?P<rest>\S+\s+.+)$", re.I)
+
+
+def described(obj: str) -> str:
+    """``this lemon poppyseed cake`` -> ``a lemon poppyseed cake``, ``these hiking boots`` ->
+    ``hiking boots``: a demonstrative before a description (two words or more, no time among
+    them) names the thing shown, said without the pointing; anything else is returned as it
+    is (``this band`` names no band, and stays unusable)."""
+    match = _DEMONSTRATIVE.match(obj)
+    if match is None:
+        return obj
+    rest = match["rest"]
+    words = [w.casefold().strip(",") for w in rest.split()]
+    if words[0] in _NOT_DESCRIBED or any(w in _NOT_DESCRIBED - _FUNCTION_WORDS for w in words):
+        return obj
+    if match["det"].casefold() in ("these", "those"):
+        return rest
+    return f"{indefinite_article(rest)} {rest}"
 
 
 _LAST_ITEM = re.compile(r"(?:^|\s)(?:and|or)\s+[^,]+$")
