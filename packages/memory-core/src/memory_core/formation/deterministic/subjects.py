@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.formation.deterministic.lexicon import _FAMILY, _PRONOUN_OBJECTS
+from memory_core.formation.deterministic.lexicon import _FAMILY, _PRONOUN_OBJECTS, RELATIONS
 
 _NAME = r"(?-i:[A-Z][a-z]+)"
 _SUBJECT = re.compile(
@@ -40,7 +40,9 @@ def clause_parts(text: str) -> tuple[str, str, str | None] | None:
         if relation in _PRONOUN_OBJECTS or match.group("name1") or match.group("name3"):
             return None
         return f"User and their {relation}", match.group("rest"), _FAMILY.get(relation, relation)
-    family = _FAMILY.get(relation)
+    # A relation outside the family (``My landlord``) is read too; the event rules keep only
+    # what they did to or for the user.
+    family = _FAMILY.get(relation) or (relation if relation in RELATIONS else None)
     if family is None:
         return None
     return f"User's {family}", match.group("rest"), family
