@@ -108,6 +108,11 @@ _NEW_SUBJECT_AHEAD = (
     r"|(?:my|My|our|Our|her|Her|his|His|their|Their)\s+[\w'’-]+(?:\s+[\w'’-]+)?"
     r"\s+(?!(?:and|or)\b)[a-z])"
 )
+_VERB_AHEAD = (
+    r"(?:is|are|was|were|has|have|had|go|goes|went|got|gets|came|come|left|start|starts"
+    r"|started|wait|waits|run|runs|ran|[a-z]{3,}ed)\b"
+)
+"""A verb that makes the words before it a clause's subject (``the kids helped``)."""
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*"
     r"|,?\s+(?:and|but|so|plus|although|though|while|whereas|because)\s+"
@@ -120,6 +125,11 @@ _CLAUSE_BREAK = re.compile(
     + r"|,\s+(?=(?:originally\s+from|born\s+(?:and\s+raised\s+)?in)\s)"
     # ``..., and Sam is coming for the whole trip``: a clause of its own, about someone named.
     + r"|,\s+(?:and|but|so)\s+(?=(?-i:[A-Z][a-z]+)\s+(?:is|was|has|had|[a-z]{2,}ed)\s)"
+    # ``..., so the party moved``, ``..., and nobody else could``: a definite or an indefinite
+    # subject with its verb; a list's last item (``, and the camp stove``) has none.
+    + r"|,\s+(?:and|but|so)\s+(?=(?:(?:the|these|those)\s+[a-z]+(?:\s+[a-z]+)?\s+"
+    + _VERB_AHEAD
+    + r"|(?:nobody|no\s+one|everyone|everybody|someone|somebody)\s))"
     # A comma splice whose clause has its own possessive subject and verb
     # (``Had a wild week, my car broke down``); a list (``my aunt and my grandma``) has no verb.
     + r"|,\s+(?=(?:my|My|our|Our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|are|were|has|had|just"

@@ -102,7 +102,7 @@ _EVALUATIVE = frozenset(
     | {"sick", "ill", "slow", "hectic", "long", "enough", "done", "over", "late", "early"}
     | {"no", "way", "worth", "silly", "much", "less", "more", "better", "worse", "someone"}
     | {"something", "humbling", "exhausting", "boring", "annoying", "confusing", "frustrating"}
-    | {"interesting", "overwhelming", "tiring", "relaxing", "calmer", "winding", "indeed"}
+    | {"interesting", "overwhelming", "tiring", "relaxing", "calmer", "winding", "indeed", "wild"}
 )
 """A bare evaluation or mood after ``is``: a passing remark, not a fact of its subject."""
 _VERDICTS = frozenset(
