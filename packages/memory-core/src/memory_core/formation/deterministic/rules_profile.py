@@ -173,6 +173,13 @@ def _team_membership(raw: str) -> list[_Proposal]:
     return [_p(BeliefType.USER_MODEL_ATTR, "employment", "is on", f"{team} at {employer}")]
 
 
+_ON_DUTY = re.compile(
+    r"^(?P<duty>on\s+(?:call|sabbatical|(?:(?:parental|maternity|paternity|medical|sick)\s+)?leave))"
+    r"\b",
+    re.IGNORECASE,
+)
+
+
 def _rule_be(clause: str) -> list[_Proposal]:
     match = _BE.match(clause)
     if match is None:
@@ -187,6 +194,10 @@ def _rule_be(clause: str) -> list[_Proposal]:
         if not _usable(obj) or not subject:
             return []
         return [_p(BeliefType.PREFERENCE, subject, "is into", obj)]
+    if (duty := _ON_DUTY.match(raw)) is not None:
+        # ``I'm on call for the payments team``: a duty the user holds, under its own subject.
+        obj = _third_person_object(_clean_object(raw))
+        return [_p(BeliefType.USER_MODEL_ATTR, collapse(duty["duty"]).casefold(), "is", obj)]
     nationality = _clean_object(raw)
     if nationality in _NATIONALITIES:
         return [_p(BeliefType.USER_MODEL_ATTR, "nationality", "is", nationality, exclusive=False)]

@@ -170,6 +170,13 @@ _TEAM_CHOICE = re.compile(
     re.IGNORECASE,
 )
 """``We're going with Tailwind``: choosing among options is a decision, not a usage report."""
+_TWO_USES = re.compile(
+    r"^to\s+(?P<verb>use|run|adopt|host)\s+(?P<a>\S.*?)\s+for\s+(?P<x>\S.*?)\s+and\s+"
+    r"(?P<b>\S.*?)\s+for\s+(?P<y>\S.*)$",
+    re.IGNORECASE,
+)
+"""``to use Django for the backend and Postgres for the database``: two decisions, each
+retired on its own."""
 
 
 def _rule_decision(clause: str) -> list[_Proposal]:
@@ -178,16 +185,23 @@ def _rule_decision(clause: str) -> list[_Proposal]:
         if not _usable(obj) and not obj.casefold().startswith("to "):
             return []
         verb = match.group("verb").casefold()
+        two = _TWO_USES.match(obj)
+        decided = (
+            [f"to {two['verb']} {two[item]} for {two[purpose]}" for item, purpose in ("ax", "by")]
+            if two is not None
+            else [obj]
+        )
         return [
             _p(
                 BeliefType.FACT,
                 "project decision",
                 "",
-                obj,
+                one,
                 exclusive=False,
-                statement=f"The team {verb} {obj}.",
-                negated=f"The team no longer stands by its decision: {verb} {obj}.",
+                statement=f"The team {verb} {one}.",
+                negated=f"The team no longer stands by its decision: {verb} {one}.",
             )
+            for one in decided
         ]
     if (match := _TEAM_CHOICE.match(clause)) is not None:
         obj = _third_person_object(_clean_object(match.group("obj")), team=True)
