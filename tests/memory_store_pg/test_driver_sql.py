@@ -55,7 +55,7 @@ def test_listeners_see_every_driver_statement(
     assert search is not None
     assert [len(found)] == [1]
     assert seen[0] == search
-    assert len(seen) == 2 and seen[1][0].startswith("SELECT * FROM (")
+    assert len(seen) == 2 and seen[1][0].startswith("(SELECT 0 AS branch, ")
 
 
 def test_driver_rows_are_the_sqlalchemy_rows(
@@ -138,3 +138,68 @@ def test_a_keyed_branch_reads_only_the_key_columns(
     assert unread and all(keyed[name] is None for name in unread)
     keys, (found,) = pg.memories.search_keyed(queries[0], queries[1:])
     assert [key.id for key in keys] == [b.id for b in found] == [stored.id]
+
+
+def test_one_branch_is_its_search_alone(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal
+) -> None:
+    stored = pg.memories.put(make_belief(alice))
+    query = _query(alice)
+    search, alone = search_many_sql([query]), search_sql(query)
+    assert search is not None and alone is not None
+    sql, params = search
+    assert "UNION" not in sql and not sql.startswith("(")
+    assert sql.startswith("SELECT 0 AS branch, ") and sql.endswith(alone[0].split(" FROM ", 1)[1])
+    assert params == alone[1]  # no parameter renamed
+    # a query that cannot match has no branch: the other is alone, with its index
+    empty = _query(alice, statuses=frozenset())
+    again = search_many_sql([empty, query])
+    assert again is not None and again[0].startswith("SELECT 1 AS branch, ")
+    assert "UNION" not in again[0] and again[1] == alone[1]
+    assert search_many_sql([empty]) is None
+    assert pg.memories.search_many([query]) == [[stored]]
+    assert pg.memories.search_many([empty, query]) == [[], [stored]]
+
+
+def test_branches_bind_shared_parameters_once(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal
+) -> None:
+    older = pg.memories.put(make_belief(alice, statement="User lives in Portland."))
+    newer = pg.memories.put(make_belief(alice, statement="User moved to Portland, Maine."))
+    queries = [_query(alice, terms=None), _query(alice), _query(alice, limit=1)]
+    search = search_many_sql(queries)
+    assert search is not None
+    sql, params = search
+    assert sql.count(" UNION ALL ") == 2 and sql.startswith("(SELECT 0 AS branch, ")
+    assert "hit" not in sql and "hits" not in sql  # no derived table around a branch
+    # the principal, scopes and terms are the same in every branch: bound once
+    assert {"tenant_id", "principal_id", "scopes", "term_0"} <= set(params)
+    assert "q0_tenant_id" not in params and "q1_term_0" not in params
+    # the limit differs: each branch binds its own
+    assert {params["q0_limit"], params["q1_limit"], params["q2_limit"]} == {10, 1}
+    assert "limit" not in params
+    found = pg.memories.search_many(queries)
+    assert found == [pg.memories.search(q) for q in queries]
+    assert found == [[newer, older], [newer, older], [newer]]
+
+
+def test_the_subject_arm_passes_its_keys_as_values(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal
+) -> None:
+    coffee = pg.memories.put(make_belief(alice, subject="coffee"))
+    tea = pg.memories.put(make_belief(alice, subject="Tea", statement="User drinks tea."))
+    query = _query(alice, terms=(), subjects=("Tea", "coffee", "tea"))
+    search = search_sql(query)
+    assert search is not None
+    sql, params = search
+    # one parameter per distinct key, in the text: a generic plan knows how many there are
+    assert "(VALUES (%(subject_0)s::text), (%(subject_1)s::text)) AS named (key)" in sql
+    assert "unnest" not in sql and "subjects" not in params
+    assert (params["subject_0"], params["subject_1"]) == ("coffee", "tea")
+    assert pg.memories.search(query) == [tea, coffee]
+    one = search_many_sql([_query(alice, terms=(), subjects=("coffee",)), _query(alice)])
+    assert one is not None and "(VALUES (%(subject_0)s::text)) AS named (key)" in one[0]
+    assert pg.memories.search_many([_query(alice, terms=(), subjects=("coffee",)), query]) == [
+        [coffee],
+        [tea, coffee],
+    ]

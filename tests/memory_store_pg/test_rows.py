@@ -183,3 +183,22 @@ def test_branches_share_one_record_per_row() -> None:
         [],
     ]
     assert found[1][0] is found[0][0]
+
+
+def test_branches_come_newest_first_whatever_the_row_order() -> None:
+    # the union has no sort of its own: a branch whose rows arrive out of order is sorted
+    rows = [_columns_and_row(_belief(id=f"b-000000{n}", store_position=n)) for n in (1, 3, 2)]
+    columns = ["branch", *rows[0][0]]
+    tagged = [(b, *row) for b in (0, 1) for _, row in rows]
+    keys, found = BeliefReader().keyed_branches(columns, tagged, 2, keyed=0)
+    assert [key.id for key in keys] == ["b-0000003", "b-0000002", "b-0000001"]
+    assert [b.id for b in found[1]] == ["b-0000003", "b-0000002", "b-0000001"]
+    assert found[0] == []
+    in_order = [
+        (0, *row) for _, row in sorted(rows, key=lambda r: -r[1][r[0].index("store_position")])
+    ]
+    assert [b.id for b in BeliefReader().branches(columns, in_order, 1)[0]] == [
+        "b-0000003",
+        "b-0000002",
+        "b-0000001",
+    ]

@@ -201,14 +201,23 @@ def search_sql(query: RecallQuery, *, keys_only: bool = False) -> tuple[str, dic
     Written as text with driver parameters rather than built as a SQLAlchemy expression: the
     recall arms issue it several times per recall, and building and compiling an expression
     cost more than the server spends on the query. Its text depends only on which predicates
-    apply, the status and type sets and the number of terms, so the driver prepares each
-    shape once per connection and reuses the plan. Statuses and types are inlined as
-    constants (they come from closed enums): the planner can then prove that a query's status
-    list implies a partial index's predicate, even in a generic prepared plan. Lists go as
-    array parameters (``= ANY``), so their length does not change the text.
+    apply, the status and type sets and the number of terms (and of subjects, for the subject
+    arm), so the driver prepares each shape once per connection and reuses the plan. Statuses
+    and types are inlined as constants (they come from closed enums): the planner can then
+    prove that a query's status list implies a partial index's predicate, even in a generic
+    prepared plan. Other lists go as array parameters (``= ANY``), so their length does not
+    change the text.
 
     With ``keys_only``, only the key columns are read (:data:`_KEY_SELECT`), the same rows.
     """
+    return _search(query, keys_only=keys_only, branch=None)
+
+
+def _search(
+    query: RecallQuery, *, keys_only: bool, branch: int | None
+) -> tuple[str, dict[str, Any]] | None:
+    """:func:`search_sql`, its rows tagged with ``branch`` (a first column ``branch``) unless
+    that is ``None``."""
     select = _KEY_SELECT if keys_only else _BELIEF_SELECT
     if not query.statuses:
         return None
@@ -243,8 +252,8 @@ def search_sql(query: RecallQuery, *, keys_only: bool = False) -> tuple[str, dic
         terms = lexical_terms(query.terms)
         subjects = sorted({fold(subject) for subject in query.subjects})
         if not terms and subjects:
-            params["subjects"] = subjects
-            return _per_subject_sql(where, select), params
+            params.update({f"subject_{n}": subject for n, subject in enumerate(subjects)})
+            return _per_subject_sql(tuple(where), select, len(subjects), branch), params
         if terms:
             tsquery = " || ".join(
                 f"plainto_tsquery('{LEXICAL_CONFIG}'::regconfig, %(term_{n})s)"
@@ -259,10 +268,18 @@ def search_sql(query: RecallQuery, *, keys_only: bool = False) -> tuple[str, dic
             return None
         where.append("(" + " OR ".join(arms) + ")")
     sql = (
-        f"{select} WHERE {' AND '.join(where)} "
+        f"{_tagged(select, branch)} WHERE {' AND '.join(where)} "
         "ORDER BY memories.store_position DESC LIMIT %(limit)s"
     )
     return sql, params
+
+
+def _tagged(select: str, branch: int | None) -> str:
+    """``select`` (``SELECT columns FROM ...``) with ``branch`` as a first column named
+    ``branch``; unchanged when ``branch`` is ``None``."""
+    if branch is None:
+        return select
+    return f"SELECT {branch:d} AS branch, {select.removeprefix('SELECT ')}"
 
 
 _PARAMETER = re.compile(r"%\((\w+)\)s")
@@ -271,54 +288,91 @@ _PARAMETER = re.compile(r"%\((\w+)\)s")
 def search_many_sql(
     queries: Sequence[RecallQuery], *, keyed: Collection[int] = ()
 ) -> tuple[str, dict[str, Any]] | None:
-    """The searches as one statement: each query's :func:`search_sql` a branch of a
-    ``UNION ALL``, its rows tagged with the query's index (column ``branch``), ordered by
-    branch, then newest first; ``None`` when no query can match (a query that cannot has no
-    branch). The branches read one snapshot, so a belief found by two of them is the same
-    row twice. The branches of the indexes in ``keyed`` read the key columns only
-    (``search_sql(keys_only=True)``).
+    """The searches as one statement: each query's :func:`search_sql` a branch, its rows
+    tagged with the query's index (a first column ``branch``); ``None`` when no query can
+    match (a query that cannot has no branch). The branches of the indexes in ``keyed`` read
+    the key columns only (``search_sql(keys_only=True)``).
 
-    Each branch's parameters are renamed ``q<index>_<name>``; the text depends only on the
-    branches' shapes, as :func:`search_sql`'s does.
+    Several branches are a ``UNION ALL`` of the branches themselves, each in the parentheses
+    its own ``ORDER BY ... LIMIT`` needs: no derived table around a branch or around the
+    union, and no sort over the union (the reader routes rows by ``branch`` and orders each
+    branch's rows, see ``_rows.BeliefReader.keyed_branches``). One branch is that branch's
+    statement alone, with no ``UNION``. The branches read one snapshot, so a belief found by
+    two of them is the same row twice.
+
+    A parameter holding the same value (of the same type) in every branch that uses it, such
+    as the principal, the scopes, ``as_of`` and the limit of a recall's arms, is bound once
+    under its own name; any other is renamed ``q<index>_<name>`` in its branch. The text
+    depends only on the branches' shapes and on which parameters they share.
     """
-    branches: list[str] = []
-    params: dict[str, Any] = {}
+    searches: list[tuple[int, str, dict[str, Any]]] = []
     for index, query in enumerate(queries):
-        search = search_sql(query, keys_only=index in keyed)
-        if search is None:
-            continue
-        sql, own = search
-        prefix = f"q{index}_"
-        params.update({prefix + name: value for name, value in own.items()})
-        branches.append(_branch_sql(index, sql))
-    if not branches:
+        search = _search(query, keys_only=index in keyed, branch=index)
+        if search is not None:
+            searches.append((index, *search))
+    if not searches:
         return None
-    union = " UNION ALL ".join(f"({branch})" for branch in branches)
-    sql = f"SELECT * FROM ({union}) AS hits ORDER BY hits.branch, hits.store_position DESC"
-    return sql, params
+    if len(searches) == 1:
+        _, sql, params = searches[0]
+        return sql, params
+    shared = _shared_names([own for _, _, own in searches])
+    params = {}
+    branches: list[str] = []
+    for index, sql, own in searches:
+        apart = frozenset(own) - shared
+        params.update(
+            {name if name in shared else f"q{index:d}_{name}": v for name, v in own.items()}
+        )
+        branches.append(_renamed(index, sql, apart))
+    return " UNION ALL ".join(f"({branch})" for branch in branches), params
+
+
+def _shared_names(branches: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    """The parameter names whose value is the same, of the same type, in every one of
+    ``branches`` that has them."""
+    first: dict[str, Any] = {}
+    differing: set[str] = set()
+    for own in branches:
+        for name, value in own.items():
+            if name not in first:
+                first[name] = value
+            elif type(first[name]) is not type(value) or first[name] != value:
+                differing.add(name)
+    return frozenset(first.keys() - differing)
 
 
 @functools.lru_cache(maxsize=64)
-def _branch_sql(index: int, sql: str) -> str:
-    """Branch ``index`` of :func:`search_many_sql`: ``sql`` with its parameters renamed
-    ``q<index>_<name>``, its rows tagged. Cached: a recall's branches recur in few shapes."""
-    renamed = _PARAMETER.sub(f"%(q{index:d}_\\1)s", sql)
-    return f"SELECT {index:d} AS branch, hit.* FROM ({renamed}) AS hit"
+def _renamed(index: int, sql: str, names: frozenset[str]) -> str:
+    """``sql`` with its parameters among ``names`` renamed ``q<index>_<name>``. Cached: a
+    recall's branches recur in few shapes."""
+    if not names:
+        return sql
+    return _PARAMETER.sub(lambda m: f"%(q{index:d}_{m[1]})s" if m[1] in names else m[0], sql)
 
 
-def _per_subject_sql(where: Sequence[str], select: str = _BELIEF_SELECT) -> str:
-    """The subject arm alone: per named subject (``%(subjects)s``, distinct keys), its newest
-    ``limit`` rows passing ``where``, then the newest ``limit`` of them all.
+@functools.lru_cache(maxsize=64)
+def _per_subject_sql(
+    where: tuple[str, ...], select: str, subjects: int, branch: int | None = None
+) -> str:
+    """The subject arm alone: per named subject (``%(subject_0)s`` ... , ``subjects``
+    distinct keys), its newest ``limit`` rows passing ``where``, then the newest ``limit`` of
+    them all; tagged with ``branch`` as :func:`_tagged` tags a row.
 
     The same rows, in the same order, as ``subject_key = ANY(...)`` under ``where``, newest
     first and capped: each row has one key, so the newest ``limit`` overall are among the
     newest ``limit`` of their own key. Each key's read is a backward range scan of
     ``ix_memories_principal_live_subject_position`` (for live statuses) that stops at the
     limit, where the ``ANY`` form read, filtered and sorted every row of a common subject.
+
+    The keys are a ``VALUES`` list, one parameter each, so the planner knows how many there
+    are from the text: a prepared statement's generic plan then costs what a custom plan
+    does, and PostgreSQL reuses it. (Over ``unnest`` of an array parameter, a generic plan
+    assumes ten keys, so every call was planned anew for its own array.)
     """
+    keys = ", ".join(f"(%(subject_{n:d})s::text)" for n in range(subjects))
     inner = " AND ".join([*where, "memories.subject_key = named.key"])
     return (
-        f"SELECT found.* FROM unnest(%(subjects)s::text[]) AS named (key) "
+        f"{_tagged('SELECT found.*', branch)} FROM (VALUES {keys}) AS named (key) "
         f"CROSS JOIN LATERAL ({select} WHERE {inner} "
         "ORDER BY memories.store_position DESC LIMIT %(limit)s) AS found "
         "ORDER BY found.store_position DESC LIMIT %(limit)s"

@@ -260,19 +260,38 @@ class BeliefReader:
     ) -> tuple[list[StoredBeliefKey], list[list[Belief]]]:
         """:meth:`branches`, with the rows of branch ``keyed`` (read by ``search_many_sql``
         with ``keyed=(keyed,)``; ``None``: no branch) as their keys, in row order, and
-        nothing in that branch's list of records."""
+        nothing in that branch's list of records.
+
+        Each branch's rows are returned newest store position first, as its search orders
+        them: ``search_many_sql`` sorts nothing over the union, and PostgreSQL's ``Append``
+        yields each branch's rows in the branch's own order, so a branch is sorted here
+        (stably) only when its rows did not come in that order.
+        """
         names = tuple(columns)
         pick = _field_picker(names)
         pick_key = _key_picker(names)
         branch_at = names.index("branch")
+        position_at = names.index("store_position")
         keys: list[StoredBeliefKey] = []
         found: list[list[Belief]] = [[] for _ in range(searches)]
+        last: list[int | None] = [None] * searches
+        unordered: set[int] = set()
         for row in rows:
             branch = row[branch_at]
+            position = row[position_at]
+            previous = last[branch]
+            if previous is not None and position > previous:
+                unordered.add(branch)
+            last[branch] = position
             if branch == keyed:
                 keys.append(_key_of(pick_key(row)))
             else:
                 found[branch].append(self._belief(pick(row)))
+        for branch in unordered:
+            if branch == keyed:
+                keys.sort(key=_newest_first)
+            else:
+                found[branch].sort(key=_newest_first)
         return keys, found
 
     def __len__(self) -> int:
@@ -292,6 +311,11 @@ class BeliefReader:
             self._held = {}
         self._held[values[_ID_AT]] = (values, belief)
         return belief
+
+
+def _newest_first(record: Belief | StoredBeliefKey) -> int:
+    """The sort key of newest store position first."""
+    return -record.store_position
 
 
 _ID_AT = _BELIEF_FIELDS.index("id")
