@@ -21,7 +21,7 @@ from memory_core.formation.deterministic.conversation import (
 from memory_core.formation.deterministic.lexicon import _words
 from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
 from memory_core.formation.deterministic.rules_clauses import _EVALUATIVE, _antecedent_thing
-from memory_core.formation.deterministic.rules_people import _as_user
+from memory_core.formation.deterministic.rules_things import as_user
 from memory_core.text import collapse
 
 _IDENTITY = re.compile(
@@ -72,7 +72,7 @@ def resolved_identity(clause: str, previous: Sequence[_Proposal]) -> list[_Propo
             predicate=be,
             obj=np,
             exclusive=False,
-            statement=f"{opening} {be} {_as_user(np)}.",
+            statement=f"{opening} {be} {as_user(np)}.",
             confidence=EVENT_CONFIDENCE,
         )
     ]

@@ -49,7 +49,6 @@ from memory_core.formation.deterministic.conversation import (
     _with,
 )
 from memory_core.formation.deterministic.lexicon import (
-    _ADVERB_WORDS,
     _CALENDAR_WORDS,
     _MATERIALS,
     _NOT_NAME_WORDS,
@@ -57,14 +56,22 @@ from memory_core.formation.deterministic.lexicon import (
     _PARTICLES,
     _words,
 )
-from memory_core.formation.deterministic.phrases import _Proposal, head_phrase
+from memory_core.formation.deterministic.phrases import _Proposal
 from memory_core.formation.deterministic.pronouns import (
     _NOT_OWNED,
     _TITLE,
     _referent,
     _title_surname,
 )
-from memory_core.text import TimePhrase, collapse, take_time
+from memory_core.formation.deterministic.rules_things import (
+    _AUXILIARIES,
+    _NO_ONE,
+    as_user,
+    definite_thing,
+    is_verb,
+    scheduled_thing,
+)
+from memory_core.text import TimePhrase, take_time
 
 _NAME_WORD = r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
 _NAME = rf"(?:{_TITLE}\s+)?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}"
@@ -75,16 +82,7 @@ _PRONOUN = re.compile(r"^(?P<pronoun>he|she)(?P<s>'s)?\s+(?P<rest>.+)$", re.IGNO
 _POSSESSIVE = re.compile(r"^(?P<pronoun>his|her)\s+(?P<own>[a-z][\w-]*)\s+(?P<rest>.+)$", re.I)
 _DEFINITE = re.compile(r"^the\s+(?P<rest>.+)$", re.IGNORECASE)
 
-_AUXILIARIES = frozenset(
-    {"is", "are", "was", "were", "has", "have", "had", "does", "did", "gets", "got", "keeps"}
-    | {"kept", "goes", "went", "became", "becomes", "stays", "stayed"}
-)
 _BE = frozenset({"is", "are", "was", "were"})
-_PLURAL_VERBS = frozenset(
-    {"want", "need", "go", "have", "do", "make", "take", "get", "keep", "use", "start", "run"}
-    | {"come", "work", "meet", "play", "happen", "open", "close"}
-)
-"""Base forms a plural subject takes (``The designers want a new payment sheet``)."""
 _NOT_THEIRS = frozenset(
     {"like", "likes", "love", "loves", "prefer", "prefers", "hate", "hates", "enjoy", "enjoys"}
     | {"adore", "adores", "dislike", "dislikes", "live", "lives", "lived", "thinks", "thought"}
@@ -110,14 +108,6 @@ _VERDICTS = frozenset(
     | {"long", "late", "smoothly"}
 )
 """How a thing went (``The meetings went really well``): a verdict, not what it did."""
-_NO_ONE = frozenset(
-    {"things", "work", "life", "everything", "nothing", "everyone", "everybody", "someone"}
-    | {"somebody", "stuff", "school", "today", "tonight", "tomorrow", "yesterday", "stay"}
-    | {"keep", "let", "take", "make", "go", "try", "remember", "fingers", "much", "tons", "lots"}
-    | {"thanks", "glad", "good", "great", "nice", "love", "hope", "wish", "enjoy", "congrats"}
-    | _ADVERB_WORDS
-)
-"""Words that open a sentence capitalised without naming anyone (``Work is slow``)."""
 _GROUP = re.compile(r"\b(?:we|us|our|ours|ourselves|they|them|their)\b", re.IGNORECASE)
 _CLAUSE_TAIL = re.compile(r",?\s+and\s+(?:suddenly|then|now)\b|,\s+(?:and|but|so)\s+")
 """Where a second clause starts (``Viktor is turning seventy, and Helena wants ...``)."""
@@ -135,9 +125,6 @@ _RELATION_OBJECT = re.compile(r"^User's\s+(?:\w+\s+)?[\w-]+$")
 _NEGATED_VERB = re.compile(r"^\w+\s+(?:not|never)\b", re.IGNORECASE)
 _ASKED = re.compile(r"\basked\s+(?!(?:me|User)\s+to\b)")
 """``asked me to`` is an act; ``asked if``, ``asked what`` report a question."""
-_VERDICT_HEAD = re.compile(
-    r"\b(?:best|worst|hardest|funniest|favou?rite|part|thing|problem|issue|idea|point)\b", re.I
-)
 _COMPARISON = re.compile(r"\w+er\s+than\b")
 _WILL = re.compile(r"\b(?:will|'ll|going\s+to)\b", re.IGNORECASE)
 _REMARK = re.compile(
@@ -146,17 +133,6 @@ _REMARK = re.compile(
 )
 """``won't stop posting about it``, ``can't stop talking about it``: a remark on the act."""
 _REFERS_BACK = re.compile(r"\b(?:it|its|them|they|this|that|these|those|one|there)\b", re.I)
-_FIRST_PERSON = tuple(
-    (re.compile(pattern), replacement)
-    for pattern, replacement in (
-        (r"\bmyself\b", "themselves"),  # ``... given User courage to push themselves``
-        (r"\bme\b", "User"),
-        (r"\b(?:my|mine)\b", "User's"),
-        (r"\bI\s+am\b", "User is"),
-        (r"\bI\s+have\b", "User has"),
-        (r"\bI\b", "User"),
-    )
-)
 
 
 _WHOLE_NAME = re.compile(rf"^(?-i:{_NAME})$")
@@ -179,7 +155,7 @@ def people_readings(clause: str, names: list[str]) -> list[_Proposal]:
     if _GROUP.search(clause) or _ASKED.search(clause):
         return []
     parsed = _subject(text, names)
-    scheduled = parsed is None and (parsed := _scheduled_thing(clause)) is not None
+    scheduled = parsed is None and (parsed := scheduled_thing(clause)) is not None
     if parsed is None:
         return []
     if scheduled:
@@ -199,14 +175,14 @@ def _predicates(rest: str, *, plural: bool) -> list[str]:
     it is a remark on the act (``adopted a kitten and won't stop posting about it``): then the
     act alone."""
     words = _strip_adverbs(rest).split()
-    if len(words) < 3 or not _is_verb(words[0].casefold(), plural=plural):
+    if len(words) < 3 or not is_verb(words[0].casefold(), plural=plural):
         return [rest]
     for joint in re.finditer(r"\s+and\s+", rest):
         first, second = rest[: joint.start()], _strip_adverbs(rest[joint.end() :])
         if _REMARK.match(second) and _REFERS_BACK.search(second):
             return [first]
         verb = second.split(" ", 1)[0].casefold()
-        opens_a_predicate = _is_verb(verb, plural=plural) or _WILL.match(second) is not None
+        opens_a_predicate = is_verb(verb, plural=plural) or _WILL.match(second) is not None
         if " " in second and opens_a_predicate and not _REFERS_BACK.search(second):
             return [first, second]
     return [rest]
@@ -223,12 +199,12 @@ def _predicate_readings(
     skill = verb in ("knows", "knew") and words[1:2] == ["how"]  # not a thought: a skill
     # ``told me to rest``: not what they said, what they asked of the user.
     request = verb in ("told", "tells") and [w.casefold() for w in words[1:3]] == ["me", "to"]
-    if (verb in _NOT_THEIRS and not (skill or request)) or not _is_verb(verb, plural=plural):
+    if (verb in _NOT_THEIRS and not (skill or request)) or not is_verb(verb, plural=plural):
         return []
     if not plural and verb in ("are", "were", "have"):
         return []  # ``My brother Tomas and my sister Priya are visiting``: one of a pair
     group, obj = _verb_group(words)
-    obj = _CLAUSE_TAIL.split(_object(_as_user(obj), team=False), maxsplit=1)[0] if obj else ""
+    obj = _CLAUSE_TAIL.split(_object(as_user(obj), team=False), maxsplit=1)[0] if obj else ""
     if _refused(who, group, obj):
         return []
     past = _is_past(verb) or verb in ("was", "were", "had", "did")
@@ -309,7 +285,7 @@ def _subject(text: str, names: list[str]) -> tuple[str, str, str, bool] | None:
         return f"{who}'s {owned['own']}", f"{owner}'s {owned['own']}", owned["rest"], False
     definite = _DEFINITE.match(text)
     if definite is not None:
-        return _definite(definite["rest"])
+        return definite_thing(definite["rest"])
     named = _NAMED.match(text)
     if named is None:
         return None
@@ -357,56 +333,6 @@ _ACTS_ON_USER = re.compile(r"^[a-z]{3,}s\s+(?:[a-z]+ing\s+)?(?:me|my)\b")
 """``keeps nagging me``, ``corrupts my spreadsheets``: what a named thing does to the user."""
 
 
-_BARE_THING = re.compile(
-    r"^(?-i:(?P<thing>[A-Z][a-z]+(?:\s+[a-z]+){0,2}?))\s+"
-    r"(?P<rest>(?:is|are|go|goes|run|runs|happen|happens|start|starts|meet|meets)\s.+)$"
-)
-_SCHEDULE = re.compile(
-    r"\b(?:every|each|nightly|daily|weekly|monthly|yearly|whenever|next\s+sprint)\b", re.I
-)
-"""How often or when next a thing happens; a slot (``on Thursday afternoons``) is not read:
-an elliptical ``Lessons are on Thursdays`` and its correction ``Piano lessons are on
-Tuesdays`` would be two subjects, and the stale day would stay live."""
-
-
-def _scheduled_thing(clause: str) -> tuple[str, str, str, bool] | None:
-    """``Deploys go out every Thursday``, ``Migration starts next sprint``: a thing named by a
-    bare noun, read when its predicate says how often or when next it happens (an evaluation
-    of one, ``Group chats get chaotic fast``, is a remark; a weekday, ``Thursdays are swim
-    club``, is no thing). A thing keeps one schedule at a time."""
-    match = _BARE_THING.match(clause)
-    if match is None or _SCHEDULE.search(match["rest"]) is None:
-        return None
-    thing = match["thing"]
-    first = thing.split()[0]
-    if first.casefold() in _NOT_NAME_WORDS | _NO_ONE or first.rstrip("s") in _CALENDAR_WORDS:
-        return None
-    plural = thing.endswith("s") and not thing.endswith(("ss", "us", "is"))
-    return thing, head_phrase(thing), match["rest"], plural
-
-
-def _definite(text: str) -> tuple[str, str, str, bool] | None:
-    """``The dog next door has started ...``: the thing the clause is about, up to its verb."""
-    words = text.split()
-    window = range(1, min(len(words), 7))
-    # An auxiliary or a past form is the verb before any ``-s`` word (``The hotel deals were``).
-    plain = (i for i in window if words[i].casefold() in _AUXILIARIES or _is_past(words[i]))
-    inflected = (
-        i for i in window if _is_verb(words[i].casefold(), plural=words[i - 1].endswith("s"))
-    )
-    index = next(plain, None) or next(inflected, None)
-    if index is None:
-        return None
-    thing = " ".join(words[:index])
-    if re.search(r"\b(?-i:I)\b|\b(?:one|reason|other|rest|same|way)\b", thing, re.I):
-        return None  # ``The song I heard``: the user's act, read by the relative-clause rule
-    if _VERDICT_HEAD.search(thing):
-        return None  # ``The best part was the food``: a verdict on something said elsewhere
-    head = re.sub(r"\s+(?:here|there)$", "", head_phrase(thing))
-    plural = words[index - 1].casefold().endswith("s")
-    return (f"The {_as_user(thing)}", head, " ".join(words[index:]), plural) if head else None
-
-
 def _is_event(predicate: str) -> bool:
     """True when ``predicate`` opens with an act (``moved``, ``is training``, ``has gone``), not
     a state or an evaluation (``is everything``, ``is refreshing``, ``has been great``)."""
@@ -421,14 +347,6 @@ def _is_event(predicate: str) -> bool:
     return _is_past(words[0])
 
 
-def _is_verb(word: str, *, plural: bool) -> bool:
-    if word in _AUXILIARIES or _is_past(word):
-        return True
-    if plural:
-        return word in _PLURAL_VERBS
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
-
-
 def _verb_group(words: list[str]) -> tuple[str, str]:
     """The verb group (``is moving``, ``has been``, ``got engaged``) and what follows it."""
     verb = words[0].casefold()
@@ -438,12 +356,6 @@ def _verb_group(words: list[str]) -> tuple[str, str]:
         if nxt.endswith("ing") or nxt in ("been", "being") or _is_past(nxt) or nxt in _PARTICIPLES:
             return f"{verb} {nxt}", " ".join(rest[1:])
     return verb, " ".join(words[1:])
-
-
-def _as_user(text: str) -> str:
-    for pattern, replacement in _FIRST_PERSON:
-        text = pattern.sub(replacement, text)
-    return collapse(text)
 
 
 __all__ = ["is_person_name", "people_readings"]

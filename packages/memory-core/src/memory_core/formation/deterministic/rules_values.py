@@ -33,7 +33,7 @@ from memory_core.formation.deterministic.conversation import (
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.rules_identity import is_remark
-from memory_core.formation.deterministic.rules_people import _as_user
+from memory_core.formation.deterministic.rules_things import as_user
 from memory_core.text import collapse, gerund, take_time
 
 _INTENSIFIER = (
@@ -137,7 +137,7 @@ def _rule_matters(clause: str) -> list[_Proposal]:
     elaboration = _DASH_IDENTITY.match(match.group("rest"))
     if elaboration is not None and not is_remark(elaboration["np"]):
         # ``This quilt is special to me - a gift from my aunt``: what the quilt is.
-        what = _object(_as_user(elaboration["np"]), team=False)
+        what = _object(as_user(elaboration["np"]), team=False)
         proposals.append(
             _p(
                 BeliefType.FACT,
