@@ -335,9 +335,11 @@ _NOT_DESCRIBED = _words(
     """one ones much many far long way kind sort stuff thing things is was are were the a an my
     your his her our their its i you he she we they it me us them to for with at in on of about
     from by past week weekend month year morning afternoon evening night day time season summer
-    winter spring fall autumn semester"""
+    winter spring fall autumn semester as so too because when if other first last next same
+    whole entire only very such"""
 )
 """What after a demonstrative shows it describes no thing: a pronoun, a clause, a
-preposition, or a time (``this past weekend`` is when, not what)."""
+preposition, a time (``this past weekend`` is when, not what), or a word that places the
+thing among others said elsewhere (``this other series``, ``this first movie``)."""
 _FUNCTION_WORDS = _words("the a an to for with at in on of about from by")
 """Words a description may hold after its first (``a sunset over the harbor``)."""
