@@ -12,7 +12,13 @@ states an event, a state or a role of it:
   owns a small vineyard.`` -> ``Farid owns a small vineyard.``; ``Her teacher is Mrs.
   Halvorsen`` -> ``Ava's teacher is Mrs. Halvorsen.``). With no person named before it, the
   pronoun names nothing and the clause forms nothing.
-* **A definite thing**: ``The library closes at six on weekdays.``
+* **A definite thing** (``The library closes at six on weekdays.``) or a bare noun with its
+  schedule (``Deploys go out every Thursday``), found by ``rules_things``.
+
+A name the message did not introduce names someone when it does something (``Kenji moved to
+Osaka``), acts on the user (``Duolingo reminds me``) or has a condition (``Marcus is allergic
+to cats``). What someone asked of the user is their act (``She told me to take a rest day``);
+a remark after an act (``... and won't stop posting about it``) leaves the act alone.
 
 Two predicates of the same person joined by ``and`` are read one by one (``She's four and
 already reads chapter books`` -> ``Ada is four.``, ``Ada reads chapter books.``).
