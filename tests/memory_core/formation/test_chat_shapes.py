@@ -40,7 +40,16 @@ Reader = Callable[[str], list[tuple[str, str, str]]]
             "preference",
             "Swimming and biking are User's main hobbies.",
         ),
-        ("Gonna finish my degree.", "fact", "User plans to finish their degree."),
+        pytest.param(
+            "Gonna finish my degree.",
+            "fact",
+            "User plans to finish their degree.",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="written and held back: on the LoCoMo dev split the 'Gonna ...' plans are "
+                "mostly resolutions ('keep pushing and working hard') and cost 3 probes at k=5",
+            ),
+        ),
     ],
 )
 def test_the_chat_shape_forms(read: Reader, text: str, belief_type: str, statement: str) -> None:

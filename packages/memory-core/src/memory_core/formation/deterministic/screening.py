@@ -260,9 +260,22 @@ _EMBEDDED_QUESTION = re.compile(
 room``): the act before it is asserted, the question is not."""
 
 
+_WONDERING = re.compile(
+    r",?\s+(?:so|and|but)\s+(?:who\s+knows|I\s+wonder|I'm\s+not\s+sure|I\s+am\s+not\s+sure"
+    r"|not\s+sure)\s+(?:if|whether|what|how|when|why)\b.*$",
+    re.IGNORECASE,
+)
+"""``..., so who knows if I'll ever have a pet``: a wondering of its own after the statement;
+the statement stands, the question is not asserted."""
+
+
 def cut_embedded_question(sentence: str) -> str:
-    """``sentence`` without a trailing embedded question, ending with a period when cut;
-    a sentence that opens with one (``I asked if I could come``) is returned as it is."""
+    """``sentence`` without a trailing embedded question or wondering, ending with a period
+    when cut; a sentence that opens with one (``I asked if I could come``) is returned as it
+    is."""
+    wondering = _WONDERING.search(sentence)
+    if wondering is not None and wondering.start() > 0:
+        sentence = sentence[: wondering.start()].rstrip(" ,") + "."
     match = _EMBEDDED_QUESTION.search(sentence)
     if match is None or not _OWN_ACT.sub("", sentence[: match.start()]).strip():
         return sentence
