@@ -94,17 +94,15 @@ from memory_core.retrieval.lifecycle import (
 from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
-    cap_rows_per_subject,
-    collapse_duplicate_rows,
+    collapse_and_cap_rows,
     fused_matches,
     is_primed,
     lexical_weights_rows,
     near_duplicate_order_rows,
     newest_first,
     reserved_slots,
-    row_scorer,
+    rows_scorer,
     select_rows_within_budget,
-    weight_order,
 )
 from memory_core.retrieval.render import block_tokens, render_header
 
@@ -268,7 +266,9 @@ class MemoryRetriever:
         candidates: list[Row] = []
         withheld: list[str] = []
         for row in pool:
-            if _withheld(row):
+            # A conflict's flagged belief surfaces beside its partner (its link is rendered);
+            # a belief flagged for review for any other reason is withheld.
+            if (row.needs_review and not row.conflicts_with) or row.superseded_by is not None:
                 withheld.append(row.id)
             else:
                 candidates.append(row)
@@ -276,8 +276,7 @@ class MemoryRetriever:
 
         retrieval = self._profiles.retrieval
         ranked = self._rank(candidates, arms, request.project_scope, now=as_of)
-        distinct, collapsed = collapse_duplicate_rows(ranked)
-        capped_in, capped_out = cap_rows_per_subject(distinct, retrieval.per_subject_cap)
+        capped_in, collapsed, capped_out = collapse_and_cap_rows(ranked, retrieval.per_subject_cap)
         header = render_header(request.moment)
         reserved = (
             reserved_slots(retrieval.durable_item_share, budget.max_items)
@@ -436,7 +435,7 @@ class MemoryRetriever:
             k=retrieval.reciprocal_rank_fusion_k,
             scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
-        score_of = row_scorer(
+        scores_of = rows_scorer(
             weights=retrieval.ranking_weights,
             lifecycle=retrieval.lifecycle_weights,
             project_scope=project_scope,
@@ -444,7 +443,7 @@ class MemoryRetriever:
             tau_days=retrieval.decay_tau_days,
             stale_penalty=retrieval.stale_penalty,
         )
-        scores = list(map(score_of, candidates, matches))
+        scores = scores_of(candidates, matches)
         judged = near_duplicate_order_rows(candidates, scores, retrieval.near_duplicate_penalty)
         return [candidates[index] for _, index in judged]
 
@@ -490,15 +489,9 @@ class MemoryRetriever:
     ) -> tuple[FormedQuery, list[_Arm]]:
         recent = recency.plain or ()
         weights = lexical_weights_rows(lexical.rows, unnamed.groups)
-        arms = [
-            _Arm(
-                name=ARM_LEXICAL,
-                rows=weight_order(lexical.rows, weights),
-                latency_ms=lexical.latency_ms,
-                fused=True,
-                scores=weights,
-            )
-        ]
+        # Its rows stay newest first: fusion reads its scores, never its order (what
+        # ``weight_order`` would give), and nothing else reads its order.
+        arms = [replace(lexical, scores=weights)]
         # Known subjects come from what the arms already read: no whole-store scan per turn.
         # Only the named subjects depend on them; the turn's terms are formed once.
         # order-free: named by position
@@ -641,13 +634,6 @@ def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Row]:
 def _names_relationship(arms: Sequence[_Arm]) -> bool:
     """Whether some arm found a relationship belief (asked only of a person question)."""
     return any(r.belief_type is BeliefType.RELATIONSHIP for arm in arms for r in arm.rows)
-
-
-def _withheld(row: Row) -> bool:
-    # A conflict's flagged belief surfaces beside its partner (its link is rendered); a belief
-    # flagged for review for any other reason is withheld.
-    flagged = row.needs_review and not row.conflicts_with
-    return flagged or row.superseded_by is not None
 
 
 __all__ = [
