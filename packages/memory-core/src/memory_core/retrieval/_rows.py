@@ -231,6 +231,11 @@ _rows: OrderedDict[str, Row] = OrderedDict()
 (a plain dict's first key is found by skipping the slots of every key deleted before it)."""
 
 
+remembered: OrderedDict[str, Row] = _rows
+"""The remembered rows by belief id (read-only outside this module: a row is current for a
+belief when ``row.belief is belief``)."""
+
+
 def rows_of(beliefs: Iterable[Belief]) -> list[Row]:
     """The row of each of ``beliefs``, in order (remembered, or made and remembered)."""
     table = _rows

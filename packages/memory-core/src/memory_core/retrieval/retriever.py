@@ -81,8 +81,9 @@ from memory_core.ids import IdFactory
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import BeliefKey, MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
+from memory_core.retrieval import _rows
 from memory_core.retrieval._period import Period, question_period
-from memory_core.retrieval._rows import Row, rows_of
+from memory_core.retrieval._rows import Row, row_of
 from memory_core.retrieval.lifecycle import (
     UNREADABLE,
     Corrections,
@@ -474,7 +475,8 @@ class MemoryRetriever:
                 rows=[],
                 latency_ms=share_ms,
                 fused=True,
-                plain=newest_first(reads.admitted(keys)),
+                # in the store's order: only its size and subjects are read
+                plain=reads.admitted(keys),
             ),
             _Arm(
                 name=ARM_LEXICAL,
@@ -573,8 +575,28 @@ class _Reads:
         return self._admit(keys)
 
     def admitted_rows(self, beliefs: Sequence[Belief]) -> list[Row]:
-        """:meth:`admitted`, as the admitted beliefs' rows."""
-        return self._admit(rows_of(beliefs))
+        """:meth:`admitted`, as the admitted beliefs' rows (each row read once: the remembered
+        one, or made and remembered, as ``rows_of`` gives it)."""
+        tenant, owner = self.principal.tenant_id, self.principal.principal_id
+        scopes, excluded, floor = self.scopes, self.exclude_ids, self.min_store_position
+        table = _rows.remembered
+        get = table.get
+        out: list[Row] = []
+        append = out.append
+        for belief in beliefs:
+            row = get(belief.id)
+            if row is None or row.belief is not belief:
+                row = row_of(belief)
+            if (
+                row.tenant_id == tenant
+                and row.principal_id == owner
+                and row.scope in scopes
+                and row.status in LIVE_STATUSES
+                and row.id not in excluded
+                and row.store_position > floor
+            ):
+                append(row)
+        return out
 
     def _admit(self, records: Sequence[_Record]) -> list[_Record]:
         tenant, owner = self.principal.tenant_id, self.principal.principal_id
