@@ -493,12 +493,26 @@ class MemoryRetriever:
         weights = lexical_weights_rows(lexical.rows, unnamed.groups)
         # Its rows stay newest first: fusion reads its scores, never its order (what
         # ``weight_order`` would give), and nothing else reads its order.
-        arms = [replace(lexical, scores=weights)]
+        arms = [
+            _Arm(
+                name=ARM_LEXICAL,
+                rows=lexical.rows,
+                latency_ms=lexical.latency_ms,
+                fused=True,
+                scores=weights,
+            )
+        ]
         # Known subjects come from what the arms already read: no whole-store scan per turn.
         # Only the named subjects depend on them; the turn's terms are formed once.
         # order-free: named by position
         known = {b.subject for b in recent}.union([r.subject for r in lexical.rows])
-        formed = replace(unnamed, subjects=self._former.named_subjects(text, known))
+        formed = FormedQuery(  # ``replace(unnamed, subjects=...)``, without its field walk
+            terms=unnamed.terms,
+            subjects=self._former.named_subjects(text, known),
+            keywords=unnamed.keywords,
+            groups=unnamed.groups,
+            asks_person=unnamed.asks_person,
+        )
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
             arms.append(self._run(ARM_SUBJECT, subject_query, reads, fused=True))
