@@ -4,7 +4,8 @@ The pipeline, in order:
 
 1. **Arm order.** Each arm orders its own candidates: the lexical arm by weighted concepts
    matched, normed by length as BM25 norms it (``lexical_order``), the subject and recency
-   arms newest store position first.
+   arms newest store position first. Fusion reads the lexical arm's scores, never its order,
+   so the retriever scores its hits (``lexical_weights_rows``) and leaves them as read.
 2. **Fusion.** The mean over the arms that ran of each arm's normalized vote, so
    ``fused_match`` lies in [0, 1] and is commensurable with the other terms whatever ``k`` is.
    A rank-only arm (subject, recency, person) votes ``(k + 1) / (k + rank)`` with 1-based
@@ -293,6 +294,7 @@ def fused_matches(
     scored = scores or {}
     place = {row.id: index for index, row in enumerate(candidates)}
     totals = [0.0] * len(candidates)
+    votes: list[float] | None = None  # the rank votes, by rank - 1, computed once
     for arm in sorted(arms):
         rows = arms[arm]
         if rows is None:
@@ -301,8 +303,14 @@ def fused_matches(
             indexes = [place[row.id] for row in rows if row.id in place]
         arm_scores = scored.get(arm)
         if arm_scores is None:
-            for rank, index in enumerate(indexes, start=1):
-                totals[index] += (k + 1) / (k + rank)
+            if votes is None or len(votes) < len(indexes):
+                ranks = range(1, max(len(indexes), len(candidates)) + 1)
+                votes = [(k + 1) / (k + rank) for rank in ranks]
+            if rows is None:  # every candidate, in order: one vote each, added in C
+                totals = list(map(operator.add, totals, votes))
+            else:
+                for index, vote in zip(indexes, votes, strict=False):  # votes may run longer
+                    totals[index] += vote
             continue
         top = max(arm_scores.values(), default=0.0)
         for index in indexes:
