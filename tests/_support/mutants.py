@@ -355,8 +355,8 @@ MUTANTS: tuple[Mutant, ...] = (
         edits=(
             Edit(
                 path=RETRIEVER,
-                find="cap_rows_per_subject(distinct, retrieval.per_subject_cap)",
-                replace="cap_rows_per_subject(distinct, 2)",
+                find="ranked, retrieval.per_subject_cap",
+                replace="ranked, 2",
             ),
         ),
         tests=("tests/memory_bench/corpus/test_ranking_sensitivity.py",),

@@ -74,4 +74,5 @@ class SequentialIdFactory:
         self._counter += 1
         head = (self._counter * _SHORT_MULTIPLIER + self._offset) % 2**32
         tail = hashlib.sha256(f"{self._namespace}:{self._counter}".encode()).hexdigest()[:24]
-        return str(uuid.UUID(hex=f"{head:08x}{tail}"))
+        # str(uuid.UUID(hex=f"{head:08x}{tail}")), cut from the lowercase hex it is made of
+        return f"{head:08x}-{tail[:4]}-{tail[4:8]}-{tail[8:12]}-{tail[12:]}"

@@ -13,11 +13,13 @@ changes no answer.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections import OrderedDict
 from collections.abc import Iterable
 from contextlib import suppress
 from datetime import datetime
+from functools import lru_cache
 
 from memory_core.domain import (
     USER_SCOPE,
@@ -31,12 +33,31 @@ from memory_core.retrieval._memo import fold_subject, statement_key
 from memory_core.retrieval.render import render_line
 from memory_core.tokenizer import lexemes
 
+REINFORCE_SATURATION = 10
+"""``C_max``: the evidence count at which the reinforce term saturates at 1."""
+
 ROW_CACHE_SIZE = 16384
 """Rows remembered; past it the oldest remembered row is forgotten first."""
 
 _DURABLE_TYPES: frozenset[BeliefType] = frozenset(
     {BeliefType.PREFERENCE, BeliefType.USER_MODEL_ATTR}
 )
+
+
+@lru_cache(maxsize=1024)
+def saturation(evidence_count: int) -> float:
+    """``min(1, log1p(evidence_count) / log1p(REINFORCE_SATURATION))``, cached per count."""
+    return min(1.0, math.log1p(evidence_count) / math.log1p(REINFORCE_SATURATION))
+
+
+_AUTHORITY_VALUES: dict[Authority, float] = {
+    authority: authority.rank / Authority.USER.rank for authority in Authority
+}
+
+
+def authority_value(authority: Authority) -> float:
+    """``authority.rank / Authority.USER.rank``: USER 1.0, AFFIRMED 2/3, INFERRED 1/3."""
+    return _AUTHORITY_VALUES[authority]
 
 
 _FIELD_NAMES = (
@@ -73,6 +94,7 @@ class Row:
         "_text_lexemes",
         "_traced",
         "authority",
+        "authority_value",
         "belief",
         "belief_type",
         "confidence",
@@ -82,8 +104,10 @@ class Row:
         "evidence_count",
         "id",
         "last_evidence_at",
+        "near_key",
         "needs_review",
         "principal_id",
+        "saturation",
         "scope",
         "statement",
         "status",
@@ -116,7 +140,10 @@ class Row:
     superseded_by: str | None
     subject_key: str
     duplicate_key: tuple[BeliefType, str]
+    near_key: tuple[str, BeliefType]
     durable: bool
+    saturation: float
+    authority_value: float
     _text_lexemes: frozenset[str] | None
     _statement_lexemes: frozenset[str] | None
     _line: str | None
@@ -151,7 +178,10 @@ class Row:
         belief_type = self.belief_type
         self.subject_key = fold_subject(self.subject)
         self.duplicate_key = (belief_type, statement_key(self.statement))
+        self.near_key = (self.subject_key, belief_type)
         self.durable = belief_type in _DURABLE_TYPES or self.scope == USER_SCOPE
+        self.saturation = saturation(self.evidence_count)
+        self.authority_value = authority_value(self.authority)
         self._text_lexemes = None
         self._statement_lexemes = None
         self._line = None
@@ -199,6 +229,11 @@ class Row:
 _rows: OrderedDict[str, Row] = OrderedDict()
 """Remembered rows, oldest first: ``popitem(last=False)`` forgets the oldest in constant time
 (a plain dict's first key is found by skipping the slots of every key deleted before it)."""
+
+
+remembered: OrderedDict[str, Row] = _rows
+"""The remembered rows by belief id (read-only outside this module: a row is current for a
+belief when ``row.belief is belief``)."""
 
 
 def rows_of(beliefs: Iterable[Belief]) -> list[Row]:

@@ -141,19 +141,24 @@ class QueryFormer:
         Matching is by whole lexeme up to inflection (``answer style`` is named by "my answer
         styles"); a subject made only of stopwords is never named.
         """
-        phrases: dict[str, tuple[tuple[str, ...], tuple[frozenset[str], ...]]] = {}
+        turn_bases: frozenset[str] | None = None
+        tokens: list[str] = []
+        checked: set[str] = set()
+        found: list[tuple[int, str]] = []
         for known in known_subjects:
             nameable = _nameable_subject(known)
-            if nameable is not None:
-                phrases[nameable[0]] = nameable[1]
-        if not phrases:
-            return ()
-        tokens = tokenize(text)
-        # Every word of a named subject is the same word as some token of the turn, so a
-        # subject holding a word that shares no base form with any token is skipped unread.
-        turn_bases = frozenset().union(*(base_forms(token) for token in tokens))
-        found: list[tuple[int, str]] = []
-        for subject, (phrase, phrase_bases) in phrases.items():
+            if nameable is None:
+                continue
+            subject, (phrase, phrase_bases) = nameable
+            if subject in checked:  # another spelling of a subject already judged
+                continue
+            checked.add(subject)
+            if turn_bases is None:
+                tokens = tokenize(text)
+                # Every word of a named subject is the same word as some token of the turn, so
+                # a subject holding a word that shares no base form with any token is skipped
+                # unread.
+                turn_bases = frozenset().union(*(base_forms(token) for token in tokens))
             for bases in phrase_bases:
                 if bases.isdisjoint(turn_bases):
                     break

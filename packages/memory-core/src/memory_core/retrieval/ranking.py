@@ -4,7 +4,8 @@ The pipeline, in order:
 
 1. **Arm order.** Each arm orders its own candidates: the lexical arm by weighted concepts
    matched, normed by length as BM25 norms it (``lexical_order``), the subject and recency
-   arms newest store position first.
+   arms newest store position first. Fusion reads the lexical arm's scores, never its order,
+   so the retriever scores its hits (``lexical_weights_rows``) and leaves them as read.
 2. **Fusion.** The mean over the arms that ran of each arm's normalized vote, so
    ``fused_match`` lies in [0, 1] and is commensurable with the other terms whatever ``k`` is.
    A rank-only arm (subject, recency, person) votes ``(k + 1) / (k + rank)`` with 1-based
@@ -56,12 +57,11 @@ from typing import Protocol, TypeVar
 
 from memory_core.domain import USER_SCOPE, Authority, Belief, BeliefStatus, BeliefType
 from memory_core.profiles import DecayTauDays, LifecycleWeights, RankingWeights
-from memory_core.retrieval._rows import Row, row_of, rows_of
+from memory_core.retrieval._rows import REINFORCE_SATURATION, Row, row_of, rows_of
+from memory_core.retrieval._rows import authority_value as _authority_value
+from memory_core.retrieval._rows import saturation as _saturation
 from memory_core.retrieval.query import TermGroup
 from memory_core.tokenizer import tokens_for_length
-
-REINFORCE_SATURATION = 10
-"""``C_max``: the evidence count at which the reinforce term saturates at 1."""
 
 NEAR_DUPLICATE_JACCARD = 0.8
 """Lexeme Jaccard similarity at which a same-subject, same-type statement is a near duplicate."""
@@ -294,6 +294,7 @@ def fused_matches(
     scored = scores or {}
     place = {row.id: index for index, row in enumerate(candidates)}
     totals = [0.0] * len(candidates)
+    votes: list[float] | None = None  # the rank votes, by rank - 1, computed once
     for arm in sorted(arms):
         rows = arms[arm]
         if rows is None:
@@ -302,8 +303,14 @@ def fused_matches(
             indexes = [place[row.id] for row in rows if row.id in place]
         arm_scores = scored.get(arm)
         if arm_scores is None:
-            for rank, index in enumerate(indexes, start=1):
-                totals[index] += (k + 1) / (k + rank)
+            if votes is None or len(votes) < len(indexes):
+                ranks = range(1, max(len(indexes), len(candidates)) + 1)
+                votes = [(k + 1) / (k + rank) for rank in ranks]
+            if rows is None:  # every candidate, in order: one vote each, added in C
+                totals = list(map(operator.add, totals, votes))
+            else:
+                for index, vote in zip(indexes, votes, strict=False):  # votes may run longer
+                    totals[index] += vote
             continue
         top = max(arm_scores.values(), default=0.0)
         for index in indexes:
@@ -320,12 +327,6 @@ def reinforce_value(evidence_count: int, age_days: int = 0, tau_days: float = ma
     return saturation * math.exp(-max(0, age_days) / tau_days)
 
 
-@lru_cache(maxsize=1024)
-def _saturation(evidence_count: int) -> float:
-    """``min(1, log1p(evidence_count) / log1p(REINFORCE_SATURATION))``, cached per count."""
-    return min(1.0, math.log1p(evidence_count) / math.log1p(REINFORCE_SATURATION))
-
-
 def evidence_age_days(belief: Belief, now: datetime) -> int:
     """``max(0, (now - last_evidence_at).days)``: whole days since the last evidence."""
     return max(0, (now - belief.last_evidence_at).days)
@@ -340,13 +341,7 @@ def is_stale(belief: Belief, now: datetime | None) -> bool:
 
 def authority_value(authority: Authority) -> float:
     """USER 1.0, AFFIRMED 2/3, INFERRED 1/3."""
-    return _AUTHORITY_VALUES[authority]
-
-
-_AUTHORITY_VALUES: dict[Authority, float] = {
-    authority: authority.rank / Authority.USER.rank for authority in Authority
-}
-"""``authority.rank / Authority.USER.rank`` of every authority, computed once."""
+    return _authority_value(authority)
 
 
 def scope_value(scope: str, project_scope: str | None) -> float:
@@ -435,46 +430,76 @@ def row_scorer(
     stale_penalty: float = 0.0,
 ) -> Callable[[Row, float], float]:
     """:func:`scorer` over rows: ``(row, fused_match) -> score``, the same arithmetic."""
+    scores = rows_scorer(
+        weights=weights,
+        lifecycle=lifecycle,
+        project_scope=project_scope,
+        now=now,
+        tau_days=tau_days,
+        stale_penalty=stale_penalty,
+    )
+
+    def scored(row: Row, fused_match: float) -> float:
+        return scores((row,), (fused_match,))[0]
+
+    return scored
+
+
+def rows_scorer(
+    *,
+    weights: RankingWeights,
+    lifecycle: LifecycleWeights,
+    project_scope: str | None,
+    now: datetime | None = None,
+    tau_days: DecayTauDays | None = None,
+    stale_penalty: float = 0.0,
+) -> Callable[[Sequence[Row], Sequence[float]], list[float]]:
+    """:func:`row_scorer` of many rows in one loop: ``(rows, fused_matches) -> scores``.
+
+    The arithmetic is :func:`row_scorer`'s (it is this loop over one row); a row's
+    saturation and authority value are its own (``Row``), computed once per belief."""
     w_match, w_confidence, w_reinforce = weights.match, weights.confidence, weights.reinforce
     w_authority, w_scope, w_utility = weights.authority, weights.scope, weights.utility
     taus: dict[BeliefType, float] = {}
     multipliers = {status: lifecycle_weight(status, lifecycle) for status in BeliefStatus}
     scopes: dict[str, float] = {}
     exp = math.exp
-    authority_values = _AUTHORITY_VALUES
     stale_statuses = STALE_STATUSES
     timed = now is not None and tau_days is not None
 
-    def scored(row: Row, fused_match: float) -> float:
-        saturation = _saturation(row.evidence_count)
-        if timed:
-            age = (now - row.last_evidence_at).days  # type: ignore[operator]
-            age_days = age if age > 0 else 0  # max(0, age), without the call
-            tau = taus.get(row.belief_type)
-            if tau is None:
-                tau = taus[row.belief_type] = tau_days.for_type(row.belief_type)  # type: ignore[union-attr]
-            reinforce = saturation * exp(-age_days / tau)
-        else:
-            reinforce = saturation  # age 0 at an infinite tau: exp(-0.0) is exactly 1.0
-        valid_to = row.valid_to
-        status = row.status
-        stale = status in stale_statuses or (
-            now is not None and valid_to is not None and valid_to <= now
-        )
-        scope = scopes.get(row.scope)
-        if scope is None:
-            scope = scopes[row.scope] = scope_value(row.scope, project_scope)
-        raw = (
-            w_match * fused_match
-            + w_confidence * row.confidence
-            + w_reinforce * reinforce
-            + w_authority * authority_values[row.authority]
-            + w_scope * scope
-            + w_utility * row.utility
-            - (stale_penalty if stale else 0.0)
-        )
-        multiplier = 1.0 if stale else multipliers[status]
-        return (raw if raw > 0.0 else 0.0) * multiplier  # max(0.0, raw), NaN included
+    def scored(rows: Sequence[Row], fused_matches: Sequence[float]) -> list[float]:
+        out: list[float] = []
+        append = out.append
+        for row, fused_match in zip(rows, fused_matches, strict=True):
+            if timed:
+                age = (now - row.last_evidence_at).days  # type: ignore[operator]
+                age_days = age if age > 0 else 0  # max(0, age), without the call
+                tau = taus.get(row.belief_type)
+                if tau is None:
+                    tau = taus[row.belief_type] = tau_days.for_type(row.belief_type)  # type: ignore[union-attr]
+                reinforce = row.saturation * exp(-age_days / tau)
+            else:
+                reinforce = row.saturation  # age 0 at an infinite tau: exp(-0.0) is exactly 1.0
+            valid_to = row.valid_to
+            status = row.status
+            stale = status in stale_statuses or (
+                now is not None and valid_to is not None and valid_to <= now
+            )
+            scope = scopes.get(row.scope)
+            if scope is None:
+                scope = scopes[row.scope] = scope_value(row.scope, project_scope)
+            raw = (
+                w_match * fused_match
+                + w_confidence * row.confidence
+                + w_reinforce * reinforce
+                + w_authority * row.authority_value
+                + w_scope * scope
+                + w_utility * row.utility
+                - (stale_penalty if stale else 0.0)
+            )
+            multiplier = 1.0 if stale else multipliers[status]
+            append((raw if raw > 0.0 else 0.0) * multiplier)  # max(0.0, raw), NaN included
+        return out
 
     return scored
 
@@ -559,7 +584,7 @@ def near_duplicate_order_rows(
     for entry in keyed:
         index = entry[3]
         row = rows[index]
-        key = (row.subject_key, row.belief_type)
+        key = row.near_key
         by_size = earlier.get(key)
         if by_size is None:
             first = firsts.get(key)
@@ -683,6 +708,35 @@ def cap_rows_per_subject(ranked: Sequence[Row], cap: int) -> tuple[list[Row], li
     return kept, capped
 
 
+def collapse_and_cap_rows(
+    ranked: Sequence[Row], cap: int
+) -> tuple[list[Row], list[Row], list[Row]]:
+    """:func:`cap_rows_per_subject` of :func:`collapse_duplicate_rows`'s kept rows, in one
+    pass: ``(kept, collapsed, capped)``."""
+    seen: set[tuple[BeliefType, str]] = set()
+    counts: dict[str, int] = {}
+    kept: list[Row] = []
+    collapsed: list[Row] = []
+    capped: list[Row] = []
+    partners: set[str] = set()
+    for row in ranked:
+        key = row.duplicate_key
+        if key in seen:
+            collapsed.append(row)
+            continue
+        seen.add(key)
+        subject = row.subject_key
+        count = counts.get(subject, 0)
+        if count >= cap and row.id not in partners:
+            capped.append(row)
+        else:
+            counts[subject] = count + 1
+            kept.append(row)
+            if row.conflicts_with:
+                partners.update(row.conflicts_with)
+    return kept, collapsed, capped
+
+
 def reserved_slots(durable_item_share: float, max_items: int) -> int:
     """``ceil(durable_item_share * max_items)``: snapshot slots held for durable beliefs."""
     return min(max_items, math.ceil(durable_item_share * max_items))
@@ -782,6 +836,7 @@ __all__ = [
     "authority_value",
     "cap_per_subject",
     "cap_rows_per_subject",
+    "collapse_and_cap_rows",
     "collapse_duplicate_rows",
     "collapse_duplicates",
     "evidence_age_days",
@@ -805,6 +860,7 @@ __all__ = [
     "reinforce_value",
     "reserved_slots",
     "row_scorer",
+    "rows_scorer",
     "scope_value",
     "score",
     "scorer",

@@ -81,8 +81,9 @@ from memory_core.ids import IdFactory
 from memory_core.policy import RETRIEVAL_POLICY
 from memory_core.ports import BeliefKey, MemoryStore, TraceStore
 from memory_core.profiles import Budget, MemoryProfiles
+from memory_core.retrieval import _rows
 from memory_core.retrieval._period import Period, question_period
-from memory_core.retrieval._rows import Row, rows_of
+from memory_core.retrieval._rows import Row, row_of
 from memory_core.retrieval.lifecycle import (
     UNREADABLE,
     Corrections,
@@ -94,17 +95,15 @@ from memory_core.retrieval.lifecycle import (
 from memory_core.retrieval.query import FormedQuery, QueryFormer
 from memory_core.retrieval.ranking import (
     DURABLE_TYPES,
-    cap_rows_per_subject,
-    collapse_duplicate_rows,
+    collapse_and_cap_rows,
     fused_matches,
     is_primed,
     lexical_weights_rows,
     near_duplicate_order_rows,
     newest_first,
     reserved_slots,
-    row_scorer,
+    rows_scorer,
     select_rows_within_budget,
-    weight_order,
 )
 from memory_core.retrieval.render import block_tokens, render_header
 
@@ -268,7 +267,9 @@ class MemoryRetriever:
         candidates: list[Row] = []
         withheld: list[str] = []
         for row in pool:
-            if _withheld(row):
+            # A conflict's flagged belief surfaces beside its partner (its link is rendered);
+            # a belief flagged for review for any other reason is withheld.
+            if (row.needs_review and not row.conflicts_with) or row.superseded_by is not None:
                 withheld.append(row.id)
             else:
                 candidates.append(row)
@@ -276,8 +277,7 @@ class MemoryRetriever:
 
         retrieval = self._profiles.retrieval
         ranked = self._rank(candidates, arms, request.project_scope, now=as_of)
-        distinct, collapsed = collapse_duplicate_rows(ranked)
-        capped_in, capped_out = cap_rows_per_subject(distinct, retrieval.per_subject_cap)
+        capped_in, collapsed, capped_out = collapse_and_cap_rows(ranked, retrieval.per_subject_cap)
         header = render_header(request.moment)
         reserved = (
             reserved_slots(retrieval.durable_item_share, budget.max_items)
@@ -436,7 +436,7 @@ class MemoryRetriever:
             k=retrieval.reciprocal_rank_fusion_k,
             scores={arm.name: arm.scores for arm in arms if arm.fused and arm.scores is not None},
         )
-        score_of = row_scorer(
+        scores_of = rows_scorer(
             weights=retrieval.ranking_weights,
             lifecycle=retrieval.lifecycle_weights,
             project_scope=project_scope,
@@ -444,7 +444,7 @@ class MemoryRetriever:
             tau_days=retrieval.decay_tau_days,
             stale_penalty=retrieval.stale_penalty,
         )
-        scores = list(map(score_of, candidates, matches))
+        scores = scores_of(candidates, matches)
         judged = near_duplicate_order_rows(candidates, scores, retrieval.near_duplicate_penalty)
         return [candidates[index] for _, index in judged]
 
@@ -475,7 +475,8 @@ class MemoryRetriever:
                 rows=[],
                 latency_ms=share_ms,
                 fused=True,
-                plain=newest_first(reads.admitted(keys)),
+                # in the store's order: only its size and subjects are read
+                plain=reads.admitted(keys),
             ),
             _Arm(
                 name=ARM_LEXICAL,
@@ -490,10 +491,12 @@ class MemoryRetriever:
     ) -> tuple[FormedQuery, list[_Arm]]:
         recent = recency.plain or ()
         weights = lexical_weights_rows(lexical.rows, unnamed.groups)
+        # Its rows stay newest first: fusion reads its scores, never its order (what
+        # ``weight_order`` would give), and nothing else reads its order.
         arms = [
             _Arm(
                 name=ARM_LEXICAL,
-                rows=weight_order(lexical.rows, weights),
+                rows=lexical.rows,
                 latency_ms=lexical.latency_ms,
                 fused=True,
                 scores=weights,
@@ -503,7 +506,13 @@ class MemoryRetriever:
         # Only the named subjects depend on them; the turn's terms are formed once.
         # order-free: named by position
         known = {b.subject for b in recent}.union([r.subject for r in lexical.rows])
-        formed = replace(unnamed, subjects=self._former.named_subjects(text, known))
+        formed = FormedQuery(  # ``replace(unnamed, subjects=...)``, without its field walk
+            terms=unnamed.terms,
+            subjects=self._former.named_subjects(text, known),
+            keywords=unnamed.keywords,
+            groups=unnamed.groups,
+            asks_person=unnamed.asks_person,
+        )
         if formed.subjects:
             subject_query = reads.query(terms=(), subjects=formed.subjects)
             arms.append(self._run(ARM_SUBJECT, subject_query, reads, fused=True))
@@ -580,8 +589,28 @@ class _Reads:
         return self._admit(keys)
 
     def admitted_rows(self, beliefs: Sequence[Belief]) -> list[Row]:
-        """:meth:`admitted`, as the admitted beliefs' rows."""
-        return self._admit(rows_of(beliefs))
+        """:meth:`admitted`, as the admitted beliefs' rows (each row read once: the remembered
+        one, or made and remembered, as ``rows_of`` gives it)."""
+        tenant, owner = self.principal.tenant_id, self.principal.principal_id
+        scopes, excluded, floor = self.scopes, self.exclude_ids, self.min_store_position
+        table = _rows.remembered
+        get = table.get
+        out: list[Row] = []
+        append = out.append
+        for belief in beliefs:
+            row = get(belief.id)
+            if row is None or row.belief is not belief:
+                row = row_of(belief)
+            if (
+                row.tenant_id == tenant
+                and row.principal_id == owner
+                and row.scope in scopes
+                and row.status in LIVE_STATUSES
+                and row.id not in excluded
+                and row.store_position > floor
+            ):
+                append(row)
+        return out
 
     def _admit(self, records: Sequence[_Record]) -> list[_Record]:
         tenant, owner = self.principal.tenant_id, self.principal.principal_id
@@ -641,13 +670,6 @@ def _eligible(arms: Sequence[_Arm], formed: FormedQuery | None) -> list[Row]:
 def _names_relationship(arms: Sequence[_Arm]) -> bool:
     """Whether some arm found a relationship belief (asked only of a person question)."""
     return any(r.belief_type is BeliefType.RELATIONSHIP for arm in arms for r in arm.rows)
-
-
-def _withheld(row: Row) -> bool:
-    # A conflict's flagged belief surfaces beside its partner (its link is rendered); a belief
-    # flagged for review for any other reason is withheld.
-    flagged = row.needs_review and not row.conflicts_with
-    return flagged or row.superseded_by is not None
 
 
 __all__ = [
