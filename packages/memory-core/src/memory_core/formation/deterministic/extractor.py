@@ -24,6 +24,7 @@ from memory_core.formation.deterministic.reading import (
     _resolve_pronoun,
 )
 from memory_core.formation.deterministic.rules_clauses import (
+    found_out_clause,
     listener_free_conjunct,
     resolved_evaluation,
     split_more,
@@ -211,7 +212,13 @@ class DeterministicExtractor:
         for index, clause in enumerate(clauses):
             text = _normalize_clause(clause)
             # ``Since I lost my job, ...``: the past event the subordinate clause presupposes.
-            text = subordinate_event(text) or listener_free_conjunct(text) or text
+            # ``I just found out I'm allergic to ...``: the finding, the user's own statement.
+            text = (
+                subordinate_event(text)
+                or found_out_clause(text)
+                or listener_free_conjunct(text)
+                or text
+            )
             # An elided subject is the user's when the sentence opens with the user (or
             # with nothing): ``My wife lives in Oslo, originally from Bergen`` is not.
             if index == 0:

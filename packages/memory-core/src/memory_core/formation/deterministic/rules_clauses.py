@@ -69,6 +69,24 @@ def subordinate_event(clause: str) -> str | None:
     return event
 
 
+_FOUND_OUT = re.compile(
+    r"^I\s+(?:(?:just|recently|finally|only|also|then)\s+)*(?:found\s+out|learned|learnt"
+    r"|realized|realised|discovered)\s+(?:(?:recently|today|that)\s+)*"
+    r"(?P<clause>I\s+(?!(?:can|could|might|may|should|would|will)\b).+)$",
+    re.IGNORECASE,
+)
+
+
+def found_out_clause(clause: str) -> str | None:
+    """``I just found out I'm allergic to shellfish`` -> ``I am allergic to shellfish``: what
+    the user found out, realized or learned about themselves, read as their own statement (a
+    finding that says nothing alone, ``I was wrong``, then forms nothing); None otherwise, and
+    for a modal finding (``discovered that I can make ice cream and gave it a try``), which the
+    act it reports keeps."""
+    match = _FOUND_OUT.match(clause)
+    return match.group("clause") if match else None
+
+
 _NOT_GERUNDS = _words(
     """nothing something anything everything morning evening during thing king spring ring
     string wing sibling darling ceiling wedding pudding sterling viking earring offspring
