@@ -15,6 +15,7 @@ from memory_core.formation.deterministic.conversation import (
     addresses_listener,
 )
 from memory_core.formation.deterministic.coordination import coordinated_acts, state_and_act
+from memory_core.formation.deterministic.lexicon import _RESOLVE_AND_MOOD
 from memory_core.formation.deterministic.phrases import _Proposal, plural_as_theirs
 from memory_core.formation.deterministic.pronouns import with_person_named
 from memory_core.formation.deterministic.reading import (
@@ -56,6 +57,7 @@ from memory_core.formation.deterministic.statement_ends import (
 )
 from memory_core.formation.port import Candidate, Turn
 from memory_core.policy import DETERMINISTIC_FORMATION_POLICY
+from memory_core.tokenizer import STOPWORDS, tokenize
 
 _PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
 _CUT_SHORT = re.compile(r"\b(?:to|a|an|the|of|and|or|but|their)\.$", re.IGNORECASE)
@@ -91,6 +93,11 @@ _NOT_A_PARTNER = frozenset(
     {"yes", "yeah", "yep", "no", "nope", "sure", "okay", "ok", "thanks", "wow", "well", "oh", "so"}
     | {"and", "but", "then", "also", "haha", "lol", "hey", "hi", "hello", "true", "right"}
 )
+
+
+def _content_free(statement: str) -> bool:
+    """True when every content word of ``statement`` is one of resolve or mood."""
+    return all(t in _RESOLVE_AND_MOOD for t in tokenize(statement) if t not in STOPWORDS)
 
 
 def _rejoin_joint_subject(sentence: str, clauses: list[str]) -> list[str]:
@@ -152,6 +159,8 @@ class DeterministicExtractor:
                     continue
                 if _TRAILING_IT.search(statement) and not statement.startswith("User shared "):
                     continue
+                if _content_free(statement):
+                    continue  # ``User plans to keep pushing forward.``: resolve, about nothing
                 if statement.startswith("User "):
                     named = with_person_named(statement, names)
                     if named is None:

@@ -343,3 +343,10 @@ preposition, a time (``this past weekend`` is when, not what), or a word that pl
 thing among others said elsewhere (``this other series``, ``this first movie``)."""
 _FUNCTION_WORDS = _words("the a an to for with at in on of about from by")
 """Words a description may hold after its first (``a sunset over the harbor``)."""
+_RESOLVE_AND_MOOD = _words(
+    """user plans keep keeps pushing push forward best try trying tried hard working stay stayed
+    staying motivated excited exciting thrilled happy glad hung together going positive strong
+    focused quit giving give never"""
+)
+"""Words of resolve and mood: a statement holding nothing else (``User plans to keep pushing
+forward.``, ``User is excited.``) says nothing a question could ask about."""
