@@ -405,31 +405,6 @@ def scorer(
     operation for operation (``tests/memory_core/retrieval/test_fast_paths.py`` checks the two
     agree bit for bit over generated candidates).
     """
-    scored_row = row_scorer(
-        weights=weights,
-        lifecycle=lifecycle,
-        project_scope=project_scope,
-        now=now,
-        tau_days=tau_days,
-        stale_penalty=stale_penalty,
-    )
-
-    def scored(belief: Belief, fused_match: float) -> float:
-        return scored_row(row_of(belief), fused_match)
-
-    return scored
-
-
-def row_scorer(
-    *,
-    weights: RankingWeights,
-    lifecycle: LifecycleWeights,
-    project_scope: str | None,
-    now: datetime | None = None,
-    tau_days: DecayTauDays | None = None,
-    stale_penalty: float = 0.0,
-) -> Callable[[Row, float], float]:
-    """:func:`scorer` over rows: ``(row, fused_match) -> score``, the same arithmetic."""
     scores = rows_scorer(
         weights=weights,
         lifecycle=lifecycle,
@@ -439,8 +414,8 @@ def row_scorer(
         stale_penalty=stale_penalty,
     )
 
-    def scored(row: Row, fused_match: float) -> float:
-        return scores((row,), (fused_match,))[0]
+    def scored(belief: Belief, fused_match: float) -> float:
+        return scores((row_of(belief),), (fused_match,))[0]
 
     return scored
 
@@ -454,10 +429,10 @@ def rows_scorer(
     tau_days: DecayTauDays | None = None,
     stale_penalty: float = 0.0,
 ) -> Callable[[Sequence[Row], Sequence[float]], list[float]]:
-    """:func:`row_scorer` of many rows in one loop: ``(rows, fused_matches) -> scores``.
+    """:func:`scorer` over rows, many in one loop: ``(rows, fused_matches) -> scores``.
 
-    The arithmetic is :func:`row_scorer`'s (it is this loop over one row); a row's
-    saturation and authority value are its own (``Row``), computed once per belief."""
+    The arithmetic is :func:`scorer`'s (which is this loop over one row); a row's saturation
+    and authority value are its own (``Row``), computed once per belief."""
     w_match, w_confidence, w_reinforce = weights.match, weights.confidence, weights.reinforce
     w_authority, w_scope, w_utility = weights.authority, weights.scope, weights.utility
     taus: dict[BeliefType, float] = {}
@@ -859,7 +834,6 @@ __all__ = [
     "reciprocal_rank_fusion",
     "reinforce_value",
     "reserved_slots",
-    "row_scorer",
     "rows_scorer",
     "scope_value",
     "score",

@@ -76,12 +76,14 @@ from memory_core.formation.deterministic.screening import (
     _NO_DESTINATION,
     _RECIPROCAL,
     _REPORTED_CLAUSE,
+    _REQUEST_OF_USER,
 )
 from memory_core.formation.deterministic.subjects import clause_parts
 from memory_core.text import TimePhrase, collapse, take_time
 
 _ON_USER = re.compile(r"\b(?:me|my|myself)\b", re.IGNORECASE)
-_REQUEST = re.compile(r"^(?:asked|told|begged|wanted)\s+me\s+to\b", re.IGNORECASE)
+_FAMILY_WORDS = frozenset(_FAMILY.values())
+"""The canonical family relations (``mother``, ``sister``): every other relation is outside."""
 
 
 def event_readings(clause: str) -> list[_Proposal]:
@@ -139,12 +141,12 @@ def event_readings(clause: str) -> list[_Proposal]:
         return []
     if aux is not None and aux.casefold() in ("do", "did") and verb.casefold() in _STOP_VERBS:
         return []
-    if family is not None and who.startswith("User's") and family not in _FAMILY.values():
+    if family is not None and who.startswith("User's") and family not in _FAMILY_WORDS:
         # ``My landlord fixed my radiator``: of a relation outside the family, only a past act
         # on the user or the user's; their own news stays theirs (``raised the rent``).
         if aux is not None or not _is_past(verb) or _ON_USER.search(obj) is None:
             return []
-        if _REQUEST.match(f"{verb} {obj}"):
+        if _REQUEST_OF_USER.match(f"{verb} {obj}"):
             return []  # ``My coach asked me to run the relay``: blind set fn-613 keeps it theirs
     elif family is not None and who.startswith("User's"):
         involves = re.search(r"\b(?:me|us|I|with\s+me)\b", obj) is not None

@@ -77,6 +77,7 @@ from memory_core.formation.deterministic.rules_things import (
     is_verb,
     scheduled_thing,
 )
+from memory_core.formation.deterministic.screening import _REQUEST_OF_USER
 from memory_core.text import TimePhrase, take_time
 
 _NAME_WORD = r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
@@ -204,7 +205,7 @@ def _predicate_readings(
     verb = words[0].casefold()
     skill = verb in ("knows", "knew") and words[1:2] == ["how"]  # not a thought: a skill
     # ``told me to rest``: not what they said, what they asked of the user.
-    request = verb in ("told", "tells") and [w.casefold() for w in words[1:3]] == ["me", "to"]
+    request = _REQUEST_OF_USER.match(rest) is not None
     if (verb in _NOT_THEIRS and not (skill or request)) or not is_verb(verb, plural=plural):
         return []
     if not plural and verb in ("are", "were", "have"):

@@ -248,8 +248,11 @@ _REPORTED_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 """A clause after a reporting verb: what was said, thought or asked (``I said I'd help``)."""
-_REQUEST_OF_USER = re.compile(r"(?:asked|asks|told|tells)\s+me\s+to\s+(?!me\b)[a-z]", re.I)
-"""``asked me to bring``, ``told me to rest``: a request of the user, not a reported clause."""
+_REQUEST_OF_USER = re.compile(
+    r"(?:asked|asks|told|tells|begged|wanted)\s+me\s+to\s+(?!me\b)[a-z]", re.IGNORECASE
+)
+"""``asked me to bring``, ``told me to rest``: a request of the user, not a reported clause
+(the people rules read it as the asker's act; a relation's request stays theirs)."""
 _ALWAYS_REPORTED = re.compile(r"\b(?:according\s+to|quote|quoted)\b", re.IGNORECASE)
 _EMBEDDED_QUESTION = re.compile(
     r"(?:,\s*|\s+)(?:and\s+(?:then\s+)?)?(?:asked|asking|wondered|wondering|checked|checking)"
