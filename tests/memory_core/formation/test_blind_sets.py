@@ -71,6 +71,9 @@ lower them to admit a regression.
   that named the thing (``I bought a new bike. It's a Trek hybrid.``) formed nothing. Its two
   misses: ``found`` is no act whose object ``it`` names (``I found a great podcast. It's a
   weekly show ...``).
+* ``size_and_age_cases.json`` (blind set 20, 21 expected beliefs): a thing was filed under its
+  size or age (``the old MySQL box`` -> ``old mysql box``), so a later word about the MySQL
+  box did not reach it; a proper name that opens with one (``Little Rock``) stays whole.
 """
 
 from __future__ import annotations
@@ -110,9 +113,10 @@ FLOORS = {
     "names_and_favorites_cases.json": 25,
     "effects_and_routines_cases.json": 21,
     "what_it_is_cases.json": 40,
+    "size_and_age_cases.json": 3,
 }
-"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1, 4, 0 and 19 before the
-change each file guards."""
+"""Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1, 4, 0, 19 and 3 before
+the change each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
@@ -127,6 +131,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "names_and_favorites_cases.json": 25,
     "effects_and_routines_cases.json": 21,
     "what_it_is_cases.json": 42,
+    "size_and_age_cases.json": 21,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
