@@ -327,6 +327,10 @@ _MATERIALS = _words(
     loam clay sand gravel"""
 )
 """What a thing can be made of (``The deck is cedar``): a bare noun that names its value."""
+_SIZE_AND_AGE = _words("big little small tiny huge large old")
+"""Words that describe a thing by its size or age rather than name it: no part of its subject
+(``the old MySQL box`` is the MySQL box), unless they open a proper name (``Little Rock``)."""
+_REFLEXIVES = _words("myself ourselves themselves yourself yourselves himself herself")
 _WHERE_AND_WHEN = _words(
     "downtown uptown today yesterday tonight again together alone abroad outside nearby"
 )

@@ -14,6 +14,8 @@ from memory_core.formation.deterministic.lexicon import (
     _NOT_DESCRIBED,
     _PARTICIPLES,
     _PRONOUN_OBJECTS,
+    _REFLEXIVES,
+    _SIZE_AND_AGE,
     _VERDICT_ADJECTIVES,
     _WHERE_AND_WHEN,
 )
@@ -35,12 +37,22 @@ def _strip_determiners(phrase: str) -> str:
 
 
 def head_phrase(phrase: str) -> str:
-    """The head noun phrase of an object, lowercase: determiners and trailing phrases removed,
-    and a participle after a plural noun with what follows it (``quotes itemized line by
-    line`` -> ``quotes``)."""
+    """The head noun phrase of an object, lowercase: determiners, a leading size or age
+    (``old MySQL box`` -> ``mysql box``; not in ``Little Rock``), a trailing reflexive and
+    trailing phrases removed, and a participle after a plural noun with what follows it
+    (``quotes itemized line by line`` -> ``quotes``)."""
     head = _HEAD_STOP.sub("", _strip_determiners(collapse(phrase)))
     head = head.strip(" ,.;:!?'\"")
-    words = head.split()[:5]
+    words = head.split()
+    while (
+        len(words) > 1
+        and words[0].casefold() in _SIZE_AND_AGE
+        and (words[0].islower() or words[1][:1].islower())
+    ):
+        words = words[1:]
+    while len(words) > 1 and words[-1].casefold() in _REFLEXIVES:
+        words = words[:-1]
+    words = words[:5]
     for index in range(1, len(words)):
         if _plural(words[index - 1]) and _is_participle(words[index].casefold()):
             words = words[:index]

@@ -116,7 +116,7 @@ _RETRACTIONS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]
     (
         re.compile(
             r"^I\s+(?:have\s+)?(?:sold|got\s+rid\s+of|gave\s+away|given\s+away)\s+"
-            r"(?P<rest>(?:my|our)\s+.+)$",
+            r"(?P<rest>(?:my|our)\s+.+?)(?:\s+(?:to|for|last|this|yesterday)\s.*)?$",
             re.I,
         ),
         lambda m: f"I have {m.group('rest')}",
