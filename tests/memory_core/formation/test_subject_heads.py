@@ -62,3 +62,17 @@ def test_what_was_sold_is_not_kept_with_its_buyer(read: Reader, text: str, state
     """``sold my guitar to a neighbor`` withdraws the guitar, not ``a guitar to a neighbor``;
     where the thing is (``my house in Denver``) stays part of it."""
     assert [r[2] for r in read(text)] == [statement], read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("I prefer planning things in shared spreadsheets.", "planning"),
+        ("I love fixing stuff around the house.", "fixing"),
+        ("It is important to me to keep learning new things.", "keeping learning new things"),
+    ],
+)
+def test_an_activity_done_to_things_is_about_the_activity(
+    read: Reader, text: str, subject: str
+) -> None:
+    assert [r[1] for r in read(text)] == [subject], read(text)

@@ -54,3 +54,32 @@ def test_what_describes_the_user_stays_an_attribute(
     read: Reader, text: str, statement: str
 ) -> None:
     assert ("user_model_attr", statement) in [(r[0], r[2]) for r in read(text)], read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "statement"),
+    [
+        (
+            "Starting to plan a spring trip.",
+            "spring trip",
+            "User is starting to plan a spring trip.",
+        ),
+        ("I started planning my wedding.", "wedding", "User started planning their wedding."),
+        (
+            "I've started organizing the garage sale.",
+            "garage sale",
+            "User has started organizing the garage sale.",
+        ),
+    ],
+)
+def test_starting_an_undertaking_is_a_fact_about_it(
+    read: Reader, text: str, subject: str, statement: str
+) -> None:
+    """Starting to plan or organize something begins a project, not a habit of planning."""
+    assert read(text) == [("fact", subject, statement)]
+
+
+def test_a_habit_started_stays_an_attribute_about_the_activity(read: Reader) -> None:
+    assert read("I've started baking bread on Sundays.") == [
+        ("user_model_attr", "baking", "User has started baking bread on Sundays.")
+    ]

@@ -38,9 +38,10 @@ def _strip_determiners(phrase: str) -> str:
 
 def head_phrase(phrase: str) -> str:
     """The head noun phrase of an object, lowercase: determiners, a leading size or age
-    (``old MySQL box`` -> ``mysql box``; not in ``Little Rock``), a trailing reflexive and
-    trailing phrases removed, and a participle after a plural noun with what follows it
-    (``quotes itemized line by line`` -> ``quotes``)."""
+    (``old MySQL box`` -> ``mysql box``; not in ``Little Rock``), a trailing reflexive,
+    trailing phrases and the vague object of an activity (``fixing stuff`` -> ``fixing``)
+    removed, and a participle after a plural noun with what follows it (``quotes itemized
+    line by line`` -> ``quotes``)."""
     head = _HEAD_STOP.sub("", _strip_determiners(collapse(phrase)))
     head = head.strip(" ,.;:!?'\"")
     words = head.split()
@@ -52,12 +53,20 @@ def head_phrase(phrase: str) -> str:
         words = words[1:]
     while len(words) > 1 and words[-1].casefold() in _REFLEXIVES:
         words = words[:-1]
+    if len(words) > 1 and _gerund_of_nothing(words):
+        words = words[:1]  # ``planning things in a calendar`` is about planning
     words = words[:5]
     for index in range(1, len(words)):
         if _plural(words[index - 1]) and _is_participle(words[index].casefold()):
             words = words[:index]
             break
     return " ".join(words).casefold()
+
+
+def _gerund_of_nothing(words: list[str]) -> bool:
+    """``planning things``, ``fixing stuff``: an activity whose object names nothing."""
+    first = words[0].casefold()
+    return first.endswith("ing") and len(first) > 4 and words[1].casefold() in ("things", "stuff")
 
 
 def _plural(word: str) -> bool:

@@ -290,13 +290,17 @@ _PLANNING_VERBS = _words("planning going heading flying traveling travelling lea
 """Progressive verbs that state a plan (a dated event), not an ongoing activity."""
 _UNDERTAKING_VERBS = _words("hosting organizing organising launching")
 _UNDERTAKING_OPENERS = {"kicking": ("off ",), "throwing": ("a ", "an ")}
+_STARTING_TO_PLAN = re.compile(r"^to\s+(?:plan|organi[sz]e|arrange)\s+\S", re.I)
 
 
 def _undertaking(verb: str, obj: str) -> bool:
     """An occasion the user is in the middle of undertaking (``hosting a baby shower``,
     ``kicking off the rewrite``, ``throwing a party``; not ``throwing up``): an event of
-    theirs, not who they are over time. Not ``renovating``: blind set 14 types ``User is
-    renovating the attic.`` as an attribute."""
+    theirs, not who they are over time; so is starting to plan one (``starting to plan a
+    spring trip``). Not ``renovating``: blind set 14 types ``User is renovating the attic.``
+    as an attribute."""
+    if verb in ("starting", "beginning") and _STARTING_TO_PLAN.match(obj):
+        return True
     return verb in _UNDERTAKING_VERBS or obj.casefold().startswith(
         _UNDERTAKING_OPENERS.get(verb, ())
     )

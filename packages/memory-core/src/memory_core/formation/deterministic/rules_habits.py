@@ -35,6 +35,9 @@ _MOMENTARY = _words(
     screaming yelling getting freaking tearing smiling giggling sobbing"""
 )
 """Gerunds a start does not make a habit of (``I started crying``)."""
+_UNDERTAKINGS = _words("planning organizing organising arranging preparing")
+"""Gerunds of a one-off undertaking: starting one (``I started planning the wedding``) begins
+a project, an event about its object, not a habit."""
 _LIGHT = _words("doing playing taking having making learning practicing practising studying")
 """Gerunds that name their object's activity (``doing yoga`` is about yoga)."""
 
@@ -70,7 +73,7 @@ def habit_taken_up(verb: str, obj: str) -> str | None:
         words = words[1:]
     elif base not in ("start", "begin") or not words or not _is_gerund(words[0]):
         return None
-    if not words or words[0].casefold() in _MOMENTARY:
+    if not words or words[0].casefold() in _MOMENTARY | _UNDERTAKINGS:
         return None
     first = words[0].casefold()
     if _is_gerund(first) and first not in _LIGHT:
