@@ -131,7 +131,10 @@ def test_what_a_thing_is_has_one_value_so_a_correction_supersedes() -> None:
     text = "The wedding is on October 17, not October 10."
     turn = Turn(event_id="e1", created_at=at, sentences=screen_turn(text).sentences)
     (candidate,) = DeterministicExtractor().extract(turn)
-    assert (candidate.statement, candidate.exclusive) == ("The wedding is on October 17.", True)
+    assert (candidate.statement, candidate.exclusive) == (
+        "The wedding is on October 17, not October 10.",
+        True,
+    )
     turn = Turn(event_id="e2", created_at=at, sentences=("Kenji moved to Osaka.",))
     (event,) = DeterministicExtractor().extract(turn)
     assert event.exclusive is False  # two events never supersede each other

@@ -17,6 +17,7 @@ from memory_core.formation.deterministic.lexicon import (
     _PRONOUN_OBJECTS,
     _TIME_HEADS,
     _VAGUE_HEADS,
+    CONTRAST_TAIL,
 )
 from memory_core.formation.deterministic.phrases import (
     _APPOSITIVE_NAME,
@@ -100,7 +101,9 @@ def _object(text: str, *, team: bool) -> str:
         out = pattern.sub(replacement, out)
     out = _NEW_CLAUSE.split(out, maxsplit=1)[0]
     head, comma, tail = out.partition(", ")
-    if comma and not _is_list_tail(tail) and not _APPOSITIVE_NAME.match(tail):
+    if comma and not (
+        _is_list_tail(tail) or _APPOSITIVE_NAME.match(tail) or CONTRAST_TAIL.match(tail)
+    ):
         out = head
     out = re.sub(r"\s+(?:lately|recently|these\s+days|nowadays)\b", "", out, flags=re.I)
     out = re.sub(r"(?:,?\s+(?:lol|haha|ha|tbh|btw|though|too|now|already))+$", "", out)

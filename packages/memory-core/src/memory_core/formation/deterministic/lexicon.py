@@ -354,3 +354,26 @@ _RESOLVE_AND_MOOD = _words(
 )
 """Words of resolve and mood: a statement holding nothing else (``User plans to keep pushing
 forward.``, ``User is excited.``) says nothing a question could ask about."""
+
+_CONTRAST = r"not\s+(?:[\w'.:-]+\s+){0,3}[\w'.:-]+[.!]?$"
+"""A correction's short contrast to the end of the clause (``..., not clay``): part of what it
+states, not a cut."""
+CONTRAST_TAIL = re.compile(_CONTRAST, re.IGNORECASE)
+
+_PLACE_CUT = re.compile(
+    r",\s+(?=[a-z])|\s+(?:with|for|since|because|and|but|so|which|where|when|while|after|before"
+    r"|last|this|next|yesterday|today|ago|until|in|a\s+(?:few|couple)|about|around|from|my"
+    r"|all\s+my|ever|most|every)\b"
+    r"|\s+[-–—]\s+|\s*[(:]",
+    re.IGNORECASE,
+)
+"""Where a place or organisation name ends: before a time, a reason or a companion."""
+_EMPLOYER_CUT = re.compile(
+    r",\s+(?=[a-z])|\s+(?:with|since|because|and|but|so|which|where|when|while|after|before"
+    r"|last|this|next|yesterday|today|ago|until|in\s+\d{4}|a\s+(?:few|couple)|about|around)\b"
+    r"|\s+for\s+(?:(?:about|around|almost|nearly|over|roughly)\s+)?(?:a|an|one|two|three|four"
+    r"|five|six|several|many|\d+|the\s+(?:last|past))\b"
+    r"|\s+[-–—]\s+|\s*[(:]",
+    re.IGNORECASE,
+)
+"""Like :data:`_PLACE_CUT`, but ``as a data engineer`` and ``in Berlin`` stay with the employer."""

@@ -18,8 +18,13 @@ from memory_core.formation.deterministic.lexicon import (
     _SIZE_AND_AGE,
     _VERDICT_ADJECTIVES,
     _WHERE_AND_WHEN,
+    CONTRAST_TAIL,
 )
-from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
+from memory_core.formation.deterministic.screening import (
+    _ADVERBS,
+    _OBJECT_CUT,
+    _TRAILING,
+)
 from memory_core.text import SUBJECT_FACETS, TimePhrase, collapse, indefinite_article
 
 
@@ -92,6 +97,9 @@ def bare_thing(head: str) -> str:
 
 
 def _facet(phrase: str) -> str | None:
+    head, comma, contrast = phrase.partition(", ")
+    if comma and CONTRAST_TAIL.match(contrast):
+        phrase = head  # ``text message, not email`` is about text messages, not email
     lowered = f" {collapse(phrase).casefold()} "
     lowered = re.sub(r"[^\w\s-]", " ", lowered)
     head = f" {head_phrase(phrase)} "

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_core.domain import BeliefType, Polarity
-from memory_core.formation.deterministic.lexicon import _HEAD_STOP
+from memory_core.formation.deterministic.lexicon import _HEAD_STOP, CONTRAST_TAIL
 from memory_core.formation.deterministic.phrases import _facet, _p, _Proposal, head_phrase
 from memory_core.formation.deterministic.retraction import _positive, _retraction
 from memory_core.formation.deterministic.rules_clauses import gerund_experience
@@ -60,7 +60,8 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
     statement = proposal.render_retraction() if retract else proposal.render()
     if proposal.when is not None and not retract:
         when = resolve_time(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
-        statement = f"{_done_that_day(statement, proposal.when).rstrip('.')} {when}."
+        body, contrast = _without_contrast(_done_that_day(statement, proposal.when).rstrip("."))
+        statement = f"{body} {when}{contrast}."
     if at is not None and not retract:
         statement = resolve_deadlines(statement, at, past=proposal.past)
     return ClauseReading(
@@ -72,6 +73,18 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
         retracts=(proposal.obj or proposal.subject) if retract else None,
         confidence=proposal.confidence or USER_STATEMENT_CONFIDENCE,
     )
+
+
+_CONTRAST_START = re.compile(r",\s+(?=not\s)")
+
+
+def _without_contrast(statement: str) -> tuple[str, str]:
+    """``The conference is in Austin, not Denver`` -> the statement and its contrast apart, so
+    a time goes before the contrast (``... in Austin in 2026, not Denver.``)."""
+    for match in _CONTRAST_START.finditer(statement):
+        if CONTRAST_TAIL.match(statement[match.end() :]):
+            return statement[: match.start()], statement[match.start() :]
+    return statement, ""
 
 
 _THAT_DAY = frozenset({"today", "this morning", "this afternoon"})

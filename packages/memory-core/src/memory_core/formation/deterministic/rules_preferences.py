@@ -34,6 +34,13 @@ _PREFER = re.compile(
     _I + r"(?:would\s+)?(?:generally\s+|usually\s+|much\s+)?prefer\s+(?P<obj>.+)$", re.IGNORECASE
 )
 _RATHER = re.compile(_I + r"would\s+(?:much\s+)?rather\s+(?P<obj>.+)$", re.IGNORECASE)
+_WISHED_CLAUSE = re.compile(
+    r"^(?:(?:we|you|they|he|she|it)\s+\w+"
+    r"|(?:the|my|our|his|her|their)\s+(?:\w+\s+)?\w+\s+(?:\w+ed|left|went|came|took|did|had|were|was)\b)",
+    re.IGNORECASE,
+)
+"""What follows ``would rather`` when it is a clause of its own (``we stayed``, ``the carpool
+left at 7:15``): a wish about what others do, not a choice among things."""
 _ATTITUDE = re.compile(
     _I + r"(?P<verb>like|love|adore|enjoy|hate|dislike|detest|loathe|cannot\s+stand"
     r"|can\s+not\s+stand|do\s+not\s+like|do\s+not\s+enjoy|do\s+not\s+care\s+for)\s+(?P<obj>.+)$",
@@ -98,6 +105,8 @@ def _rule_preference(clause: str) -> list[_Proposal]:
         subject = _facet(obj) or head_phrase(re.sub(r"^(?:not\s+)?to\s+", "", obj))
         return [_p(BeliefType.PREFERENCE, subject, "prefers", obj)] if subject else []
     if (match := _RATHER.match(clause)) is not None:
+        if _WISHED_CLAUSE.match(match.group("obj")):
+            return []  # ``I'd rather the carpool left at 7:15``: a wish about others, no choice
         obj = _third_person_object(_clean_object(match.group("obj")))
         if not _usable(obj):
             return []

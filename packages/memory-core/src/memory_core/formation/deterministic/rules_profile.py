@@ -8,11 +8,13 @@ import re
 from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.lexicon import (
     _DIETS,
+    _EMPLOYER_CUT,
     _HANDEDNESS,
     _HEAD_STOP,
     _HEALTH_ADJECTIVES,
     _NAME,
     _NATIONALITIES,
+    _PLACE_CUT,
     _ROLE_NOUNS,
 )
 from memory_core.formation.deterministic.phrases import (
@@ -26,7 +28,6 @@ from memory_core.formation.deterministic.phrases import (
     _usable,
     head_phrase,
 )
-from memory_core.formation.deterministic.screening import _EMPLOYER_CUT, _PLACE_CUT
 from memory_core.text import WEEKDAYS as _WEEKDAY_NAMES
 from memory_core.text import collapse
 

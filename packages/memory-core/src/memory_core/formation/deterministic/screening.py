@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.formation.deterministic.lexicon import _NOT_NAME_WORDS, _words
+from memory_core.formation.deterministic.lexicon import _CONTRAST, _NOT_NAME_WORDS, _words
 from memory_core.text import collapse
 
 _QUESTION_START = re.compile(
@@ -117,29 +117,14 @@ comma, so each comma's look-ahead is bounded and a long sentence of commas stays
 _OBJECT_CUT = re.compile(
     r",\s+(?!(?:and|or)\b)(?!"
     + _LIST_TAIL
+    + r")(?!"
+    + _CONTRAST
     + r")(?=[a-z])|\s+(?:because|since|although|though|but|so\s+that|so|which"
-    r"|where|whereas|unless|until|except)\s+|\s+[-–—]\s+|\s*[(:]"
+    r"|where|whereas|unless|until|except)\s+|\s+[-–—]\s+|\s*\(|\s*:(?!\d)"
     r"|(?i:\s+for\s+(?:(?:about|around|almost|nearly|over)\s+)?(?:a|an|one|two|three|four"
     r"|five|six|several|many|\d+|the\s+(?:last|past))(?:\s+(?:few|couple\s+of))?"
     r"\s+(?:years?|months?|weeks?|days?|decades?)\b)",
 )
-_PLACE_CUT = re.compile(
-    r",\s+(?=[a-z])|\s+(?:with|for|since|because|and|but|so|which|where|when|while|after|before"
-    r"|last|this|next|yesterday|today|ago|until|in|a\s+(?:few|couple)|about|around|from|my"
-    r"|all\s+my|ever|most|every)\b"
-    r"|\s+[-–—]\s+|\s*[(:]",
-    re.IGNORECASE,
-)
-"""Where a place or organisation name ends: before a time, a reason or a companion."""
-_EMPLOYER_CUT = re.compile(
-    r",\s+(?=[a-z])|\s+(?:with|since|because|and|but|so|which|where|when|while|after|before"
-    r"|last|this|next|yesterday|today|ago|until|in\s+\d{4}|a\s+(?:few|couple)|about|around)\b"
-    r"|\s+for\s+(?:(?:about|around|almost|nearly|over|roughly)\s+)?(?:a|an|one|two|three|four"
-    r"|five|six|several|many|\d+|the\s+(?:last|past))\b"
-    r"|\s+[-–—]\s+|\s*[(:]",
-    re.IGNORECASE,
-)
-"""Like :data:`_PLACE_CUT`, but ``as a data engineer`` and ``in Berlin`` stay with the employer."""
 _CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
