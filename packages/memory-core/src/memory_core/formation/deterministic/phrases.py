@@ -203,6 +203,8 @@ def described(obj: str) -> str:
     words = [w.casefold().strip(",") for w in rest.split()]
     if words[0] in _NOT_DESCRIBED or any(w in _NOT_DESCRIBED - _FUNCTION_WORDS for w in words):
         return obj
+    if words[0] in ("says", "said"):
+        return obj  # ``that said Congrats Priya``: a relative clause, not a thing pointed at
     if match["det"].casefold() in ("these", "those"):
         return rest
     return f"{indefinite_article(rest)} {rest}"

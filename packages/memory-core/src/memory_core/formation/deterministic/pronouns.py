@@ -54,11 +54,15 @@ def _title_surname(name: str) -> str | None:
 
 
 def _referent(name: str, *, person: bool = True) -> str:
-    """How people refer to a person: a title and the surname, or the given name; a name the
-    message did not introduce as someone's (``Harbor Analytics``) is kept whole."""
+    """How people refer to a person: a title and the surname, or the given name; two people
+    named together (``Hana and Mei``) by the first of them; a name the message did not
+    introduce as someone's (``Harbor Analytics``) is kept whole."""
+    first, joined, _ = name.partition(" and ")
+    if joined:
+        return _referent(first)
     if (titled := _title_surname(name)) is not None:
         return titled.casefold()
-    return name.split()[0].casefold() if person and " and " not in name else name.casefold()
+    return name.split()[0].casefold() if person else name.casefold()
 
 
 __all__ = ["with_person_named"]

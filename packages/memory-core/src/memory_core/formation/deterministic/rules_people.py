@@ -341,8 +341,9 @@ _ACTS_ON_USER = re.compile(r"^[a-z]{3,}s\s+(?:[a-z]+ing\s+)?(?:me|my)\b")
 
 
 def _is_event(predicate: str) -> bool:
-    """True when ``predicate`` opens with an act (``moved``, ``is training``, ``has gone``), not
-    a state or an evaluation (``is everything``, ``is refreshing``, ``has been great``)."""
+    """True when ``predicate`` opens with an act (``moved``, ``is training``, ``has gone``,
+    ``had to leave``), not a state or an evaluation (``is everything``, ``is refreshing``,
+    ``has been great``)."""
     words = [w.casefold() for w in _strip_adverbs(predicate).split()[:2]]
     if not words:
         return False
@@ -350,6 +351,8 @@ def _is_event(predicate: str) -> bool:
         second = words[1] if len(words) > 1 else ""
         if second in _EVALUATIVE or second in ("been", "everything", "something", "nothing"):
             return False
+        if words[0] == "had" and second == "to":
+            return True  # ``had to move to Osaka``: what they had to do, they did
         return second.endswith("ing") or _is_past(second) or words[0] == "got"
     return _is_past(words[0])
 

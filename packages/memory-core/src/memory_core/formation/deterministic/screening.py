@@ -238,6 +238,8 @@ _REQUEST_OF_USER = re.compile(
 )
 """``asked me to bring``, ``told me to rest``: a request of the user, not a reported clause
 (the people rules read it as the asker's act; a relation's request stays theirs)."""
+_WORDS_ON_A_THING = re.compile(r"\b[a-z][\w-]+\s+(?:that|which)\s+$", re.IGNORECASE)
+"""A thing that says something (``a card that said ...``, ``a shirt that says ...``)."""
 _ALWAYS_REPORTED = re.compile(r"\b(?:according\s+to|quote|quoted)\b", re.IGNORECASE)
 _EMBEDDED_QUESTION = re.compile(
     r"(?:,\s*|\s+)(?:and\s+(?:then\s+)?)?(?:asked|asking|wondered|wondering|checked|checking)"
@@ -281,6 +283,10 @@ def _reported(sentence: str) -> bool:
     for match in _REPORTED.finditer(text):
         if _REQUEST_OF_USER.match(text, match.start()):
             continue
+        if match[0].casefold() in ("say", "says", "said") and _WORDS_ON_A_THING.search(
+            text[max(0, match.start() - 24) : match.start()]
+        ):
+            continue  # ``a sign that said GO``: the sign's words, not someone's report
         # A bounded look-behind: the subject stands within a few words of its verb, and an
         # unbounded one would make a long sentence of many reporting verbs quadratic.
         start = match.start()
