@@ -315,6 +315,12 @@ mood (``is sleeping on my keyboard``, ``is being ridiculous``)."""
 _APPOSITIVE_STATE = re.compile(
     r"^(?:is|are|was|were)\s+(?!(?:a|an|the|one|not|never)\b)\w", re.IGNORECASE
 )
+_APPOSITIVE_POSSESSION = re.compile(
+    r"^(?:has|owns)\s+(?:a|an|two|three|four|five|six|several|some|\d+|her|his|their)\s+\w",
+    re.IGNORECASE,
+)
+"""What the person has or owns (``has two greyhounds``, ``owns a bakery``), not an obligation
+(``has to work late``), a verdict (``has been great``) nor nothing (``has no idea``)."""
 _THEIR_ATTITUDES = frozenset(
     {"loved", "liked", "hated", "wanted", "wished", "hoped", "preferred", "enjoyed", "adored"}
     | {"disliked", "believed", "wondered", "worried"}
@@ -326,7 +332,8 @@ def appositive_clause(clause: str) -> tuple[str, str] | None:
     """``My cousin Dmitri sold his bakery`` -> ``("Dmitri", "Dmitri sold his bakery")``: a
     clause opening with a relation named in apposition, as a clause about the person named,
     when it states a past act of theirs (``sold``), an undertaking with its object (``is
-    organizing the potluck``) or a state (``is allergic to peanuts``); None for any other
+    organizing the potluck``), a state (``is allergic to peanuts``) or what they have or own
+    (``has two greyhounds``); None for any other
     clause. The held-out cases rule the rest theirs: a habit or a wish (``My cofounder Ravi
     handles all the sales calls``), what they are (``is a plumber``), a plan (a progressive
     with a time: ``is getting married in June``), and what they felt (``loved jazz``)."""
@@ -347,5 +354,6 @@ def appositive_clause(clause: str) -> tuple[str, str] | None:
         said = take_time(predicate)[1] is None and _UNDERTAKEN.match(predicate) is not None
     else:
         past = _is_past(first) and first not in _THEIR_ATTITUDES
-        said = past or _APPOSITIVE_STATE.match(predicate) is not None
+        state = _APPOSITIVE_STATE.match(predicate) or _APPOSITIVE_POSSESSION.match(predicate)
+        said = past or state is not None
     return (name, f"{name} {predicate}") if said else None
