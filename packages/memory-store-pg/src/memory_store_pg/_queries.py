@@ -73,22 +73,36 @@ def insert_unless_exists(
     return statement.on_conflict_do_nothing()
 
 
+ASYNCHRONOUS_COMMIT_SQL = "set_config('synchronous_commit', 'off', true)"
+"""Lowers ``synchronous_commit`` for the rest of the current transaction only (``is_local``):
+evaluated inside a statement run in autocommit, it makes that statement's own implicit
+commit asynchronous, with no ``BEGIN``, ``SET LOCAL`` or ``COMMIT`` round trip around it."""
+
+
 @functools.lru_cache(maxsize=32)
-def insert_or_nothing_sql(table: sa.Table, names: tuple[str, ...], returning: str) -> str:
+def insert_or_nothing_sql(
+    table: sa.Table, names: tuple[str, ...], returning: str, *, asynchronous_commit: bool = False
+) -> str:
     """``INSERT INTO table (names) VALUES (...) ON CONFLICT DO NOTHING RETURNING returning``.
 
     One statement, with driver parameters named after the columns (JSON columns cast from
     their serialized text, see :func:`json_params`); a conflict on any unique key returns no
     row. For rows no sequence stamps: nothing is drawn, so nothing needs checking first.
+
+    With ``asynchronous_commit``, the ``RETURNING`` list also evaluates
+    :data:`ASYNCHRONOUS_COMMIT_SQL` (a second column) for the row it inserts, so the
+    transaction the statement runs in commits without waiting for its WAL flush. Only for a
+    statement run in autocommit: inside a unit of work it would lower the whole unit's commit.
     """
     placeholders = ", ".join(
         f"%({name})s::json" if isinstance(table.c[name].type, postgresql.JSON) else f"%({name})s"
         for name in names
     )
     columns = ", ".join(f'"{name}"' for name in names)
+    also = f", {ASYNCHRONOUS_COMMIT_SQL}" if asynchronous_commit else ""
     return (
         f'INSERT INTO "{table.name}" ({columns}) VALUES ({placeholders}) '
-        f'ON CONFLICT DO NOTHING RETURNING "{returning}"'
+        f'ON CONFLICT DO NOTHING RETURNING "{returning}"{also}'
     )
 
 
@@ -599,6 +613,7 @@ def update_values(table: sa.Table, values: Mapping[str, Any]) -> dict[str, Colum
 
 
 __all__ = [
+    "ASYNCHRONOUS_COMMIT_SQL",
     "constant_in",
     "copy_rows",
     "expire_statement",
