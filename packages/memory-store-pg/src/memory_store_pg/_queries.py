@@ -184,18 +184,21 @@ def lexical_terms(terms: Iterable[str]) -> list[str]:
 _BELIEF_SELECT = "SELECT {columns} FROM memories".format(
     columns=", ".join(f"memories.{column.name}" for column in BELIEF_COLUMNS)
 )
+_DIALECT: sa.Dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
 _KEY_SELECT = "SELECT {columns} FROM memories".format(
     columns=", ".join(
         f"memories.{column.name}"
         if column.name in BELIEF_KEY_FIELDS
-        else f"CASE WHEN false THEN memories.{column.name} END AS {column.name}"
+        else f"NULL::{column.type.compile(dialect=_DIALECT)} AS {column.name}"
         for column in BELIEF_COLUMNS
     )
 )
 """The belief columns with only the key fields (``memory_core.ports.BELIEF_KEY_FIELDS``)
-read: every other column is a ``NULL`` of its column's type (the planner folds the ``CASE``
-to that constant), so a keyed branch of :func:`search_many_sql` has the same columns as the
-others and sends no statement, array or instant."""
+read: every other column is a ``NULL`` of its column's type and collation, so a keyed branch
+of :func:`search_many_sql` has the same columns as the others and sends no statement, array
+or instant. A typed constant rather than an expression over the column: the branch then
+references only the key columns, which the planner (every recall's statement is planned
+anew, for its terms) handles measurably faster, 0.04-0.1 ms of 0.4-0.5 ms."""
 
 
 def _constants(values: Iterable[str]) -> str:
