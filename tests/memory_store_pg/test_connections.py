@@ -69,3 +69,54 @@ def test_a_pooled_connection_dropped_while_idle_is_replaced_before_use(
             assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
         # the checkout pings the idle connection, finds it dead and connects afresh
         assert storage.memories.head_position(ALICE) == 0
+
+
+def _sent(engine: sa.Engine) -> list[str]:
+    """The first words of every statement ``engine`` sends from now on, and ``COMMIT`` for
+    each commit SQLAlchemy runs."""
+    sent: list[str] = []
+
+    @sa.event.listens_for(engine, "before_cursor_execute")
+    def _note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        sent.append(" ".join(statement.split()[:3]))
+
+    @sa.event.listens_for(engine, "commit")
+    def _commit(_conn: Any) -> None:
+        sent.append("COMMIT")
+
+    return sent
+
+
+@pytest.mark.parametrize(
+    ("text", "statements"),
+    [
+        # no subject named: the recency and lexical arms in one statement, then the trace
+        ("Do I drink espresso daily?", ["(SELECT 0 AS", 'INSERT INTO "recall_traces"']),
+        # a named subject's arm reads what the first statement's subjects name
+        (
+            "What coffee do I drink?",
+            ["(SELECT 0 AS", "SELECT found.* FROM", 'INSERT INTO "recall_traces"'],
+        ),
+    ],
+)
+def test_a_recall_sends_its_arms_in_one_statement_and_its_trace_in_one_more(
+    postgres_url: str, make_belief: Callable[..., Belief], text: str, statements: list[str]
+) -> None:
+    with temporary_storage(postgres_url) as storage:
+        storage.memories.put(
+            make_belief(ALICE, subject="coffee", statement="User drinks espresso daily.")
+        )
+        retriever = MemoryRetriever(
+            memories=storage.memories,
+            traces=storage.traces,
+            clock=FixedClock(datetime(2026, 6, 1, tzinfo=UTC)),
+            ids=SequentialIdFactory(namespace="statements"),
+            profiles=load_profiles(),
+            timer=lambda: 0.0,
+        )
+        retriever.recall(RecallRequest(principal=ALICE, moment="in_turn", text="warm up"))
+        sent = _sent(storage.engine)
+        result = retriever.recall(RecallRequest(principal=ALICE, moment="in_turn", text=text))
+        # no BEGIN, SET or COMMIT around the trace insert: it commits on its own, asynchronously
+        assert sent == statements
+        assert result.trace.returned

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 
@@ -19,6 +20,7 @@ from memory_store_pg import PostgresStorage
 from memory_store_pg._engine import BINARY_RESULTS, driver_execute, translated_errors
 from memory_store_pg._queries import search_many_sql, search_sql
 from memory_store_pg._rows import PG_EPOCH, beliefs_from_rows
+from memory_store_pg._schema import BELIEF_COLUMNS
 
 pytestmark = pytest.mark.postgres
 
@@ -138,6 +140,30 @@ def test_a_keyed_branch_reads_only_the_key_columns(
     assert unread and all(keyed[name] is None for name in unread)
     keys, (found,) = pg.memories.search_keyed(queries[0], queries[1:])
     assert [key.id for key in keys] == [b.id for b in found] == [stored.id]
+
+
+def test_a_keyed_search_has_the_full_searchs_column_types(
+    pg: PostgresStorage, make_belief: Callable[..., Belief], alice: Principal
+) -> None:
+    stored = pg.memories.put(make_belief(alice))
+    keyed, full = search_sql(_query(alice), keys_only=True), search_sql(_query(alice))
+    assert keyed is not None and full is not None
+    unread = {c.name for c in BELIEF_COLUMNS} - set(BELIEF_KEY_FIELDS)
+    assert not any(f"memories.{name}" in keyed[0] for name in unread)  # constants only
+    pooled = pg.engine.raw_connection()
+    driver = pooled.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    try:
+        types = []
+        for sql, params in (keyed, full):
+            with driver.cursor() as cursor:
+                cursor.execute(sql, params)
+                assert cursor.description is not None and len(cursor.fetchall()) == 1
+                types.append([(d.name, d.type_code) for d in cursor.description])
+        assert types[0] == types[1]
+    finally:
+        pooled.close()
+    assert pg.memories.search(_query(alice)) == [stored]
 
 
 def test_one_branch_is_its_search_alone(

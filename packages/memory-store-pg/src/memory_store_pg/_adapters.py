@@ -849,16 +849,20 @@ class PostgresTraceStore:
         """Store a new trace; a known trace id is a ``ConflictError``.
 
         One ``INSERT ... ON CONFLICT DO NOTHING`` (a known id inserts no row). Outside a unit
-        of work it commits on its own in autocommit, without the principal's lock: a trace
-        draws no store position, so nothing orders it against the principal's other writes.
-        Its commit stays synchronous (``synchronous_commit`` is not lowered): a trace is the
-        handle a client cites (``mark_cited``) and the anchor of a session's snapshot, and
-        on this server a durable single-statement commit costs less than the transaction a
-        ``SET LOCAL synchronous_commit = off`` would need around it.
+        of work it commits on its own in autocommit, without the principal's lock (a trace
+        draws no store position, so nothing orders it against the principal's other
+        writes), and asynchronously: the statement lowers ``synchronous_commit`` for its own
+        implicit transaction (``ASYNCHRONOUS_COMMIT_SQL``), so the recall does not wait for
+        the WAL flush. A server crash can then lose the traces of the last moments (up to
+        three ``wal_writer_delay``; never a torn or partial row), and a trace is durable as
+        soon as any later durable commit on the server flushes the WAL past it. Inside a
+        unit of work the trace commits with the unit, durably.
         """
         trace = revalidated(trace)
         values = trace_values(trace)
-        sql = insert_or_nothing_sql(traces, tuple(values), "trace_id")
+        sql = insert_or_nothing_sql(
+            traces, tuple(values), "trace_id", asynchronous_commit=not self._db.in_unit()
+        )
         with self._db.connect(trace.principal, write=False) as connection:
             _, recorded = driver_execute(connection, sql, json_params(traces, values))
         if not recorded:

@@ -78,6 +78,11 @@ class Database:
             f"memory_store_pg.pinned.{id(self):x}", default=None
         )
 
+    def in_unit(self) -> bool:
+        """Whether a unit of work is open in the current context (its commit is the one
+        that makes the context's writes durable)."""
+        return self._unit.get() is not None
+
     @contextmanager
     def pinned(self) -> Iterator[None]:
         """Run the block's single-statement calls outside a unit on one autocommit connection.
