@@ -20,11 +20,7 @@ from memory_core.formation.deterministic.lexicon import (
     _WHERE_AND_WHEN,
     CONTRAST_TAIL,
 )
-from memory_core.formation.deterministic.screening import (
-    _ADVERBS,
-    _OBJECT_CUT,
-    _TRAILING,
-)
+from memory_core.formation.deterministic.screening import _ADVERBS, _OBJECT_CUT, _TRAILING
 from memory_core.text import SUBJECT_FACETS, TimePhrase, collapse, indefinite_article
 
 

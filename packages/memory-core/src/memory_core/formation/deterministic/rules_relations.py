@@ -333,10 +333,10 @@ def appositive_clause(clause: str) -> tuple[str, str] | None:
     clause opening with a relation named in apposition, as a clause about the person named,
     when it states a past act of theirs (``sold``), an undertaking with its object (``is
     organizing the potluck``), a state (``is allergic to peanuts``) or what they have or own
-    (``has two greyhounds``); None for any other
-    clause. The held-out cases rule the rest theirs: a habit or a wish (``My cofounder Ravi
-    handles all the sales calls``), what they are (``is a plumber``), a plan (a progressive
-    with a time: ``is getting married in June``), and what they felt (``loved jazz``)."""
+    (``has two greyhounds``); None for any other clause. The held-out cases rule the rest
+    theirs: a habit or a wish (``My cofounder Ravi handles all the sales calls``), what they
+    are (``is a plumber``), a plan (a progressive with a time: ``is getting married in
+    June``), and what they felt (``loved jazz``)."""
     match = _APPOSITIVE.match(clause)
     if match is None or collapse(match["rel"]).casefold() in _RELATION_PLURALS:
         return None
