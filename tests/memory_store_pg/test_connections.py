@@ -15,11 +15,23 @@ from memory_core.clock import FixedClock
 from memory_core.ids import SequentialIdFactory
 from memory_core.profiles import load_profiles
 from memory_core.retrieval import MemoryRetriever, RecallRequest
-from memory_store_pg import temporary_storage
+from memory_store_pg import PostgresStorage, temporary_storage
 
 pytestmark = pytest.mark.postgres
 
 ALICE = Principal("tenant-1", "alice")
+
+
+def _retriever(storage: PostgresStorage, namespace: str) -> MemoryRetriever:
+    """A retriever over ``storage`` on a fixed clock, with sequential ids and a zero timer."""
+    return MemoryRetriever(
+        memories=storage.memories,
+        traces=storage.traces,
+        clock=FixedClock(datetime(2026, 6, 1, tzinfo=UTC)),
+        ids=SequentialIdFactory(namespace=namespace),
+        profiles=load_profiles(),
+        timer=lambda: 0.0,
+    )
 
 
 def _checkouts(engine: sa.Engine) -> list[int]:
@@ -40,14 +52,7 @@ def test_a_recall_takes_one_connection_for_its_arms_and_its_trace(
             make_belief(ALICE, subject="coffee", statement="User drinks espresso daily.")
         )
         storage.memories.put(make_belief(ALICE, statement="User prefers concise answers."))
-        retriever = MemoryRetriever(
-            memories=storage.memories,
-            traces=storage.traces,
-            clock=FixedClock(datetime(2026, 6, 1, tzinfo=UTC)),
-            ids=SequentialIdFactory(namespace="pinned"),
-            profiles=load_profiles(),
-            timer=lambda: 0.0,
-        )
+        retriever = _retriever(storage, "pinned")
         counted = _checkouts(storage.engine)
         result = retriever.recall(
             RecallRequest(principal=ALICE, moment="in_turn", text="What coffee do I drink?")
@@ -106,14 +111,7 @@ def test_a_recall_sends_its_arms_in_one_statement_and_its_trace_in_one_more(
         storage.memories.put(
             make_belief(ALICE, subject="coffee", statement="User drinks espresso daily.")
         )
-        retriever = MemoryRetriever(
-            memories=storage.memories,
-            traces=storage.traces,
-            clock=FixedClock(datetime(2026, 6, 1, tzinfo=UTC)),
-            ids=SequentialIdFactory(namespace="statements"),
-            profiles=load_profiles(),
-            timer=lambda: 0.0,
-        )
+        retriever = _retriever(storage, "statements")
         retriever.recall(RecallRequest(principal=ALICE, moment="in_turn", text="warm up"))
         sent = _sent(storage.engine)
         result = retriever.recall(RecallRequest(principal=ALICE, moment="in_turn", text=text))
