@@ -92,10 +92,20 @@ def bare_thing(head: str) -> str:
     return " ".join(words)
 
 
+_CONTRAST_START = re.compile(r",\s+(?=not\s)")
+
+
+def without_contrast(text: str) -> tuple[str, str]:
+    """``in Austin, not Denver`` -> ``("in Austin", ", not Denver")``: a text and the short
+    contrast that ends it (``CONTRAST_TAIL``) apart; ``(text, "")`` when it ends in none."""
+    for match in _CONTRAST_START.finditer(text):
+        if CONTRAST_TAIL.match(text[match.end() :]):
+            return text[: match.start()], text[match.start() :]
+    return text, ""
+
+
 def _facet(phrase: str) -> str | None:
-    head, comma, contrast = phrase.partition(", ")
-    if comma and CONTRAST_TAIL.match(contrast):
-        phrase = head  # ``text message, not email`` is about text messages, not email
+    phrase = without_contrast(phrase)[0]  # ``text message, not email`` is about text messages
     lowered = f" {collapse(phrase).casefold()} "
     lowered = re.sub(r"[^\w\s-]", " ", lowered)
     head = f" {head_phrase(phrase)} "

@@ -8,8 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_core.domain import BeliefType, Polarity
-from memory_core.formation.deterministic.lexicon import _HEAD_STOP, CONTRAST_TAIL
-from memory_core.formation.deterministic.phrases import _facet, _p, _Proposal, head_phrase
+from memory_core.formation.deterministic.lexicon import _HEAD_STOP
+from memory_core.formation.deterministic.phrases import (
+    _facet,
+    _p,
+    _Proposal,
+    head_phrase,
+    without_contrast,
+)
 from memory_core.formation.deterministic.retraction import _positive, _retraction
 from memory_core.formation.deterministic.rules_clauses import gerund_experience
 from memory_core.formation.deterministic.rules_events import event_readings
@@ -60,7 +66,8 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
     statement = proposal.render_retraction() if retract else proposal.render()
     if proposal.when is not None and not retract:
         when = resolve_time(proposal.when, at, past=proposal.past) if at else proposal.when.phrase
-        body, contrast = _without_contrast(_done_that_day(statement, proposal.when).rstrip("."))
+        # a time goes before a contrast: ``... in Austin in 2026, not Denver.``
+        body, contrast = without_contrast(_done_that_day(statement, proposal.when).rstrip("."))
         statement = f"{body} {when}{contrast}."
     if at is not None and not retract:
         statement = resolve_deadlines(statement, at, past=proposal.past)
@@ -73,18 +80,6 @@ def _reading(proposal: _Proposal, polarity: Polarity, at: datetime | None = None
         retracts=(proposal.obj or proposal.subject) if retract else None,
         confidence=proposal.confidence or USER_STATEMENT_CONFIDENCE,
     )
-
-
-_CONTRAST_START = re.compile(r",\s+(?=not\s)")
-
-
-def _without_contrast(statement: str) -> tuple[str, str]:
-    """``The conference is in Austin, not Denver`` -> the statement and its contrast apart, so
-    a time goes before the contrast (``... in Austin in 2026, not Denver.``)."""
-    for match in _CONTRAST_START.finditer(statement):
-        if CONTRAST_TAIL.match(statement[match.end() :]):
-            return statement[: match.start()], statement[match.start() :]
-    return statement, ""
 
 
 _THAT_DAY = frozenset({"today", "this morning", "this afternoon"})

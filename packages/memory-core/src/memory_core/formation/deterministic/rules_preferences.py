@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memory_core.domain import BeliefType
-from memory_core.formation.deterministic.conversation import _proposal
+from memory_core.formation.deterministic.conversation import _is_past, _proposal
 from memory_core.formation.deterministic.lexicon import (
     _CONDITION_SUFFIX,
     _CONDITIONS,
@@ -34,13 +34,19 @@ _PREFER = re.compile(
     _I + r"(?:would\s+)?(?:generally\s+|usually\s+|much\s+)?prefer\s+(?P<obj>.+)$", re.IGNORECASE
 )
 _RATHER = re.compile(_I + r"would\s+(?:much\s+)?rather\s+(?P<obj>.+)$", re.IGNORECASE)
-_WISHED_CLAUSE = re.compile(
-    r"^(?:(?:we|you|they|he|she|it)\s+\w+"
-    r"|(?:the|my|our|his|her|their)\s+(?:\w+\s+)?\w+\s+(?:\w+ed|left|went|came|took|did|had|were|was)\b)",
-    re.IGNORECASE,
-)
-"""What follows ``would rather`` when it is a clause of its own (``we stayed``, ``the carpool
-left at 7:15``): a wish about what others do, not a choice among things."""
+_OTHERS = _words("we you they he she it")
+_THEIRS = _words("the my our his her their")
+
+
+def _wished_clause(obj: str) -> bool:
+    """What follows ``would rather`` is a clause of its own (``we stayed``, ``the carpool
+    left at 7:15``): a wish about what others do, not a choice among things."""
+    words = [word.strip(",.;:!") for word in obj.casefold().split()]
+    if len(words) > 1 and words[0] in _OTHERS:
+        return True
+    return len(words) > 2 and words[0] in _THEIRS and any(_is_past(w) for w in words[2:4])
+
+
 _ATTITUDE = re.compile(
     _I + r"(?P<verb>like|love|adore|enjoy|hate|dislike|detest|loathe|cannot\s+stand"
     r"|can\s+not\s+stand|do\s+not\s+like|do\s+not\s+enjoy|do\s+not\s+care\s+for)\s+(?P<obj>.+)$",
@@ -105,7 +111,7 @@ def _rule_preference(clause: str) -> list[_Proposal]:
         subject = _facet(obj) or head_phrase(re.sub(r"^(?:not\s+)?to\s+", "", obj))
         return [_p(BeliefType.PREFERENCE, subject, "prefers", obj)] if subject else []
     if (match := _RATHER.match(clause)) is not None:
-        if _WISHED_CLAUSE.match(match.group("obj")):
+        if _wished_clause(match.group("obj")):
             return []  # ``I'd rather the carpool left at 7:15``: a wish about others, no choice
         obj = _third_person_object(_clean_object(match.group("obj")))
         if not _usable(obj):
