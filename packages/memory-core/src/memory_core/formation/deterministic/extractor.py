@@ -295,6 +295,13 @@ _PURPOSE_TAIL = re.compile(
 )
 """A trailing purpose clause (``to see whether ...``, ``so I could ...``): what the user hoped
 to learn or gain is not asserted, but the act before it is."""
+_REPORTING_RELATIVE = re.compile(
+    r",?\s+who\s+(?:(?:just|also|then|later)\s+)?(?:said|says|told|tells|asked|asks|claimed"
+    r"|mentioned|thinks|thought)\b.*$",
+    re.IGNORECASE,
+)
+"""A trailing relative clause that reports someone's words (``I ran into hikers who said
+hello``): the report is theirs, the meeting before it is the user's."""
 _CLAUSE_OPENER = re.compile(
     r"^(?:I|I'm|I've|I'd|we|we're|it|it's|its|that|that's|this|they|they're|he|she|you|you're"
     r"|so|but|and|honestly|can't|cannot|such|there|what|which|totally|really|super"
@@ -304,12 +311,12 @@ _CLAUSE_OPENER = re.compile(
 
 
 def _sentence_parts(sentence: str) -> list[str]:
-    """The sentence without a trailing purpose clause, split at a spaced dash that opens a new
-    clause (``I joined a choir - you should hear us``) or a past act written without its ``I``
-    (``Wild month - adopted a rescue cat``) or a clause of the user's things (``- my fav
-    memory was when ...``), each part read on its own. A dash before a list or
-    an apposition (``three things - a tent and a stove``) is kept."""
-    text = _PURPOSE_TAIL.sub("", cut_embedded_question(sentence))
+    """The sentence without a trailing purpose or reporting relative clause, split at a spaced
+    dash that opens a new clause (``I joined a choir - you should hear us``) or a past act
+    written without its ``I`` (``Wild month - adopted a rescue cat``) or a clause of the user's
+    things (``- my fav memory was when ...``), each part read on its own. A dash before a list
+    or an apposition (``three things - a tent and a stove``) is kept."""
+    text = _REPORTING_RELATIVE.sub("", _PURPOSE_TAIL.sub("", cut_embedded_question(sentence)))
     if text != sentence:
         text = text.rstrip(" ,.") + "."
     parts = DASH.split(text)

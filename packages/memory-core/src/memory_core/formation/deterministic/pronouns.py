@@ -17,6 +17,12 @@ _NOT_OWNED = _words(
 _BARE_VERB_TAKERS = re.compile(r"\b(?:help|helped|helps|let|made|make|watched|saw|heard)\s+her$")
 
 
+def her_own(obj: str) -> bool:
+    """True when ``her`` opens the object as a possessive (``her own clothes``, ``her phone``)."""
+    words = obj.casefold().split()
+    return len(words) > 1 and words[0] == "her" and words[1] not in _NOT_OWNED
+
+
 def with_person_named(statement: str, names: list[str]) -> str | None:
     """The user's statement with ``him``/``her`` as the person the message named, when it named
     exactly one (``User sat with her.`` -> ``User sat with Rosa.``); None when the pronoun is
@@ -65,4 +71,4 @@ def _referent(name: str, *, person: bool = True) -> str:
     return name.split()[0].casefold() if person else name.casefold()
 
 
-__all__ = ["with_person_named"]
+__all__ = ["her_own", "with_person_named"]

@@ -15,9 +15,10 @@ events never supersede each other, and the slot rules before them keep the subje
 * **Feelings** (``I'm so excited about the concert``, ``I feel proud of my kids``) form about
   what they are about.
 * **The user's family** (``My mom was interested in art``, ``My sister and I are driving up``)
-  form about the relation when the statement is a past state or event of a family member, or
-  something they did with the user; another person's present attributes (``My brother lives in
-  Chicago``) and the news of people outside the family stay theirs.
+  form about the relation when the statement is a past state or event of a family member, an
+  act they have done (``My brother has moved to Leeds``), what they have (``My sister has two
+  kids``), or something they did with the user; another person's present attributes (``My
+  brother lives in Chicago``) and the news of people outside the family stay theirs.
 
 Nothing forms about the listener (a ``you`` anywhere but a generic one: ``cafes where you can
 work``), from an object that is only a pronoun or ``there``, or from a negated clause. Subjects
@@ -60,15 +61,16 @@ from memory_core.formation.deterministic.lexicon import (
     _PRONOUN_OBJECTS,
     _STOP_VERBS,
     _TRANSIENT,
-    RELATIONS,
     _words,
 )
 from memory_core.formation.deterministic.phrases import _p, _Proposal
+from memory_core.formation.deterministic.pronouns import her_own
 from memory_core.formation.deterministic.rules_habits import (
     canonical_activity,
     habit_subject,
     habit_taken_up,
 )
+from memory_core.formation.deterministic.rules_my_things import my_thing
 from memory_core.formation.deterministic.rules_plans import _feeling
 from memory_core.formation.deterministic.screening import (
     _GERUND_OF_NOTHING,
@@ -78,8 +80,8 @@ from memory_core.formation.deterministic.screening import (
     _REPORTED_CLAUSE,
     _REQUEST_OF_USER,
 )
-from memory_core.formation.deterministic.subjects import clause_parts
-from memory_core.text import TimePhrase, collapse, take_time
+from memory_core.formation.deterministic.subjects import PLURAL_FAMILY, clause_parts
+from memory_core.text import collapse, take_time
 
 _ON_USER = re.compile(r"\b(?:me|my|myself)\b", re.IGNORECASE)
 _FAMILY_WORDS = frozenset(_FAMILY.values())
@@ -94,11 +96,11 @@ def event_readings(clause: str) -> list[_Proposal]:
         return []
     parts = clause_parts(text)
     if parts is None:
-        return _my_thing(text, when)
+        return my_thing(text, when)
     who, rest, family = parts
     team = family == "we"
     family = None if team else family
-    plural = who != "User" and not who.startswith("User's")
+    plural = (who != "User" and not who.startswith("User's")) or family in PLURAL_FAMILY
     if _NEGATION.match(rest):
         return []  # ``My brother and I never talk``: ``never`` is no adverb to strip here
     rest = _strip_adverbs(rest)
@@ -137,6 +139,9 @@ def event_readings(clause: str) -> list[_Proposal]:
             return [_p(BeliefType.PREFERENCE, thing, f"{verb.casefold()}s", liked)]
     if aux is None and verb.casefold() in ("believe", "believes") and obj[:3].casefold() == "in ":
         return _belief_in(obj[3:], team=team)
+    if family in _FAMILY_WORDS and aux is None and verb.casefold() == "have" and _held(obj):
+        # ``My sister has two kids``: what a relation has is a fact of theirs.
+        return _proposal(who, _predicate(None, verb, plural=plural), obj, family, when, past=False)
     if aux is None and verb.casefold() in _STOP_VERBS and not _reporting_act(verb, obj):
         return []
     if aux is not None and aux.casefold() in ("do", "did") and verb.casefold() in _STOP_VERBS:
@@ -155,7 +160,8 @@ def event_readings(clause: str) -> list[_Proposal]:
             "were",
             "had",
         )
-        if not (past_state or (_is_past(verb) and (involves or family != "family"))):
+        done = _perfect_act(verb) if aux == "have" else _is_past(verb)  # ``has moved``
+        if not (past_state or (done and (involves or family != "family"))):
             return []
         if verb.casefold() in ("was", "were", "had") and aux is None:
             verb_text = verb.casefold()
@@ -186,7 +192,8 @@ def event_readings(clause: str) -> list[_Proposal]:
     statement_obj = _object(obj, team=team)
     if not statement_obj and aux is None and not _is_past(verb):
         return []
-    if _LOCATIVE_PRONOUN.search(statement_obj) or _pronoun_only(obj):
+    theirs = who.startswith("User's") and her_own(obj)  # ``My mom lost her phone``
+    if _LOCATIVE_PRONOUN.search(statement_obj) or (_pronoun_only(obj) and not theirs):
         return []
     if _GERUND_OF_NOTHING.search(statement_obj):
         return []  # ``I keep forgetting that``: the gerund acts on a referent named elsewhere
@@ -241,6 +248,28 @@ def event_readings(clause: str) -> list[_Proposal]:
         return _activity(collapse(f"{who} {predicate} {statement_obj}"), taken_up)
     proposals = _proposal(who, predicate, statement_obj, subject, when, past=past)
     return [_with(p, exclusive=True) for p in proposals] if exclusive else proposals
+
+
+def _perfect_act(verb: str) -> bool:
+    """``has moved``, ``have sold``: an act a relation has done; not ``has been`` (a state) nor
+    what stays theirs (``has always loved horses``, ``has lived in Ohio``)."""
+    lower = verb.casefold()
+    if lower == "been" or not _is_participle(lower):
+        return False
+    return _verb_base(lower) not in _THEIRS_ALONE
+
+
+_THEIRS_ALONE = _words(
+    "like love enjoy hate adore prefer live work think believe feel know say tell"
+)
+"""What a relation has done that stays theirs: likes, home, work, thoughts and speech."""
+
+
+def _held(obj: str) -> bool:
+    """``two kids``, ``a farm in Iowa``: a thing a relation has, not an obligation (``to
+    decide``), a negation (``no idea``) or a pronoun."""
+    first = obj.split(" ", 1)[0].casefold() if obj else ""
+    return bool(first) and first not in ("to", "no", "got") and not _pronoun_only(obj)
 
 
 _REPORTING_ACTS = frozenset({"said", "told", "asked", "heard"})
@@ -304,99 +333,6 @@ def _undertaking(verb: str, obj: str) -> bool:
     return verb in _UNDERTAKING_VERBS or obj.casefold().startswith(
         _UNDERTAKING_OPENERS.get(verb, ())
     )
-
-
-_MY_THING = re.compile(
-    r"^(?:my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?P<verb>is|are|was|were)\s+"
-    r"(?P<value>.+)$",
-    re.IGNORECASE,
-)
-_NOT_A_STATE = _words(
-    "point guess question answer advice suggestion thought thoughts take opinion bad pleasure"
-    " turn idea fault god gosh goodness word mind heart hope fear worry concern problem issue"
-    " reason excuse bet plan"
-)
-"""Nouns a ``My X is ...`` clause uses to frame talk, not to describe a thing (``My point is
-...``, ``My bad``, ``My heart is full``)."""
-_STATE_OPENERS = re.compile(
-    r"^(?:that|because|like|if|when|whether|what|how|why|where|who|which|to|not|no\b|n't|gonna)\b",
-    re.IGNORECASE,
-)
-
-
-def _my_thing(text: str, when: TimePhrase | None) -> list[_Proposal]:
-    """``My budget is $1,800 a month`` -> ``User's budget is $1,800 a month.`` (a thing of the
-    user's, or of the user's with others: ``Our budget``, with one concrete value at a time, a
-    number or a name; a person is a relationship, read elsewhere, and a description such as
-    ``My office is silent`` is not a value)."""
-    match = _MY_THING.match(text)
-    if match is None:
-        return _my_thing_happened(text, when)
-    noun = match.group("noun").casefold()
-    if any(w in RELATIONS for w in noun.split()) or noun.split()[0] in _RELATION_WORDS:
-        return []
-    verb = match.group("verb").casefold()
-    aspiration = noun in _ASPIRATIONS and match.group("value").casefold().startswith("to ")
-    if aspiration or (
-        verb in ("is", "are") and re.search(r"\d|(?:^|\s)(?!I\b)[A-Z]", match.group("value"))
-    ):
-        value = _object(match.group("value"), team=False)
-        if not value or _pronoun_only(value) or _LOCATIVE_PRONOUN.search(value):
-            return []
-        statement = f"User's {noun} {verb} {value}."
-        return [_p(BeliefType.FACT, noun, "", value, exclusive=True, statement=statement)]
-    return _my_thing_state(noun, verb, match.group("value"), when)
-
-
-def _my_thing_state(noun: str, verb: str, raw: str, when: TimePhrase | None) -> list[_Proposal]:
-    """``My online bakery is finally open`` -> ``User's online bakery is finally open.``: the
-    state of a thing of the user's. Not exclusive (a thing has many states and descriptions);
-    something done to it (``was featured``) is an event, read by ``_my_thing_happened``."""
-    value = _strip_adverbs(collapse(raw))
-    first = value.split(" ", 1)[0].casefold() if value else ""
-    if (
-        not value
-        or noun.split()[-1] in _NOT_A_STATE
-        or _STATE_OPENERS.match(value)
-        or (verb in ("was", "were") and _is_participle(first))
-        or re.search(r"\bby\b", value, re.IGNORECASE)
-    ):
-        return _my_thing_happened(f"my {noun} {verb} {raw}", when)
-    kept = _object(collapse(raw), team=False)
-    if not kept or _pronoun_only(kept) or _LOCATIVE_PRONOUN.search(kept):
-        return []
-    return _proposal(f"User's {noun}", verb, kept, noun, when, past=verb in ("was", "were"))
-
-
-_MY_THING_HAPPENED = re.compile(
-    r"^(?P<own>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+(?!(?:was|were|got)\b)[a-z][\w-]*)?)"
-    r"\s+(?P<verb>(?:was|were|got)\s+[a-z]+ed"
-    r"|(?:was|were|got)\s+(?:hit|stolen|broken|built|done|sold|made|taken|given|shut|cut)"
-    r"|[a-z]+ed|broke|fell|came|went|won|lost|grew)\b(?P<rest>.*)$",
-    re.IGNORECASE,
-)
-
-
-def _my_thing_happened(text: str, when: TimePhrase | None) -> list[_Proposal]:
-    """``My old area was hit by a flood last week`` -> ``User's old area was hit by a flood
-    in the week of ...``: something that happened to a thing of the user's (a person is read
-    by the family rules)."""
-    match = _MY_THING_HAPPENED.match(text)
-    if match is None:
-        return []
-    noun = match.group("noun").casefold()
-    if any(w in RELATIONS or w in _FAMILY for w in noun.split()):
-        return []
-    rest = _object(match.group("rest"), team=False)
-    if _pronoun_only(rest) or _LOCATIVE_PRONOUN.search(rest):
-        return []
-    verb = collapse(match.group("verb")).casefold()
-    return _proposal(f"User's {noun}", verb, _object(rest, team=True), noun, when, past=True)
-
-
-_ASPIRATIONS = frozenset({"dream", "goal", "aim", "plan", "hope", "wish", "mission", "focus"})
-"""``My dream is to create a loving home``: an aim the user states is a value of its own."""
-_RELATION_WORDS = frozenset({"favorite", "favourite", "name", "native", "first", "mother"})
 
 
 def _positive_reading(clause: str) -> bool:

@@ -64,10 +64,10 @@ from memory_core.formation.deterministic.lexicon import (
 )
 from memory_core.formation.deterministic.phrases import _Proposal
 from memory_core.formation.deterministic.pronouns import (
-    _NOT_OWNED,
     _TITLE,
     _referent,
     _title_surname,
+    her_own,
 )
 from memory_core.formation.deterministic.rules_things import (
     _AUXILIARIES,
@@ -235,7 +235,7 @@ def _refused(who: str, group: str, obj: str) -> bool:
         return True  # ``She's great so far``
     if obj.endswith("User's") or _COMPARISON.search(obj):
         return True  # ``keeps offering to fix mine``, ``calmer than I expected``
-    if obj and ((_pronoun_only(obj) and not _owned(obj)) or _LOCATIVE_PRONOUN.search(obj)):
+    if obj and ((_pronoun_only(obj) and not her_own(obj)) or _LOCATIVE_PRONOUN.search(obj)):
         return True  # ``She called her``; ``She sews her own clothes`` names the clothes
     if group in _BE and _RELATION_OBJECT.match(_strip_adverbs(obj)):
         return True  # ``Sam is my brother`` is the relationship, read elsewhere
@@ -250,12 +250,6 @@ def _refused(who: str, group: str, obj: str) -> bool:
     evaluated = first in _VERDICTS or (first in _EVALUATIVE and first not in _PARTICLES)
     named = _CONTENT.match(obj) or _MADE_OF.match(obj)
     return not obj or evaluated or (group in _BE and not named)
-
-
-def _owned(obj: str) -> bool:
-    """True when ``her`` opens the object as a possessive (``her own clothes``)."""
-    words = obj.casefold().split()
-    return len(words) > 1 and words[0] == "her" and words[1] not in _NOT_OWNED
 
 
 _CLEFT = re.compile(r"^(?:is|was)\s+the\s+(?:one|person)\s+who\s+(?=\w)", re.IGNORECASE)

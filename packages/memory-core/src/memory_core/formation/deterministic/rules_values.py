@@ -181,7 +181,7 @@ _FINDS = re.compile(
 )
 _HELPS = re.compile(
     r"^(?P<np>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+(?:really\s+|always\s+)?"
-    r"(?P<verb>helps|helped)\s+me\s+(?P<vp>[a-z].+)$",
+    r"(?P<verb>helps|helped|teaches|taught|(?:has|have)\s+(?:helped|taught))\s+me\s+(?P<vp>[a-z].+)$",
     re.IGNORECASE,
 )
 _DRAWN = re.compile(r"^I\s+am\s+(?P<how>" + _INTENSIFIER + r")drawn\s+to\s+(?P<obj>.+)$", re.I)
@@ -229,15 +229,18 @@ def _rule_finds(clause: str) -> list[_Proposal]:
 
 
 def _rule_helps(clause: str) -> list[_Proposal]:
-    """``Gardening helps me clear my head`` -> ``Gardening helps User clear their head.``."""
+    """``Gardening helps me clear my head`` -> ``Gardening helps User clear their head.``;
+    ``Running has taught me patience`` likewise."""
     match = _HELPS.match(clause)
     thing = _thing_phrase(match.group("np")) if match else None
     if match is None or thing is None or _pronoun_only(match.group("vp")):
         return []
+    if "taught" in match["verb"] and re.match(r"(?:my|our)\s", match["np"], re.IGNORECASE):
+        return []  # ``My dad taught me how to swim``: the relation's act, read by the events
     rest = _object(match.group("vp"), team=False)
     subject = head_phrase(re.sub(r"^(?:the|User's)\s+", "", thing))
     opening = thing[:1].upper() + thing[1:]
-    statement = f"{opening} {match.group('verb').casefold()} User {rest}."
+    statement = f"{opening} {collapse(match.group('verb')).casefold()} User {rest}."
     return [_p(BeliefType.FACT, subject, "", rest, exclusive=False, statement=statement)]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from memory_core.formation.deterministic.contractions import contracted_has, expand_contractions
 from memory_core.formation.deterministic.lexicon import _CONTRAST, _NOT_NAME_WORDS, _words
 from memory_core.text import collapse
 
@@ -125,30 +126,6 @@ _OBJECT_CUT = re.compile(
     r"|five|six|several|many|\d+|the\s+(?:last|past))(?:\s+(?:few|couple\s+of))?"
     r"\s+(?:years?|months?|weeks?|days?|decades?)\b)",
 )
-_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), replacement)
-    for pattern, replacement in (
-        (r"\b(I)'m\b", r"\1 am"),
-        (r"\b(I)'ve\b", r"\1 have"),
-        (r"\b(I)'d\b", r"\1 would"),
-        (r"^(i)m\b", r"\1 am"),
-        (r"^(i)ve\b", r"\1 have"),
-        (r"\bwe're\b", "we are"),
-        (r"\bwe've\b", "we have"),
-        (r"\bcan'?t\b", "cannot"),
-        (r"\bdon'?t\b", "do not"),
-        (r"\bdidn'?t\b", "did not"),
-        (r"\bwon't\b", "will not"),
-        (r"\bwouldn't\b", "would not"),
-        (r"\bwasn't\b", "was not"),
-        (r"\bisn't\b", "is not"),
-        (r"\bdoesn'?t\b", "does not"),
-        (r"\bhaven'?t\b", "have not"),
-        (r"\bhasn'?t\b", "has not"),
-    )
-)
-
-
 _AUXILIARY_ADVERBS = re.compile(
     r"^(I\s+(?:am|have\s+been|have|was))\s+(?:(?:really|totally|absolutely|definitely"
     r"|genuinely|truly|actually|also|still|currently|now|just|finally|officially|mostly|pretty"
@@ -207,8 +184,7 @@ def _normalize_clause(clause: str) -> str:
     text = _drop_vocative(collapse(clause.replace("’", "'").replace("‘", "'")))
     if not re.match(r"^(?:I\s+am|I'm)\s+(?:hoping|wishing|praying)\b", text, re.IGNORECASE):
         text = _HOPE_TAIL.sub("", text)
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement, text)
+    text = expand_contractions(text)
     previous = None
     while previous != text:
         previous = text
@@ -216,7 +192,7 @@ def _normalize_clause(clause: str) -> str:
     text = _AUXILIARY_ADVERBS.sub(r"\1 ", text)
     text = _WE_TOGETHER.sub(r"\1 ", text)
     text = _FAMILY_NAME.sub(r"my \1", text)  # ``Dad made pancakes``: the user's father
-    return text.rstrip(" .!;,")
+    return contracted_has(text).rstrip(" .!;,")
 
 
 _OWN_ACT = re.compile(

@@ -45,7 +45,14 @@ def clause_parts(text: str) -> tuple[str, str, str | None] | None:
     family = _FAMILY.get(relation) or (relation if relation in RELATIONS else None)
     if family is None:
         return None
-    return f"User's {family}", match.group("rest"), family
+    # ``My brother has moved``, ``My sister has two kids``: the user's first-person verb
+    # groups read the relation's ``has`` as ``have`` (``_predicate`` writes it back).
+    return f"User's {family}", _HAS.sub("have", match.group("rest"), count=1), family
 
 
-__all__ = ["clause_parts"]
+_HAS = re.compile(r"^has\b", re.IGNORECASE)
+PLURAL_FAMILY = frozenset({"parents", "kids", "grandparents"})
+"""Canonical family relations that name several people (``My parents have sold ...``)."""
+
+
+__all__ = ["PLURAL_FAMILY", "clause_parts"]
