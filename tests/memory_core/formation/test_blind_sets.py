@@ -92,6 +92,9 @@ lower them to admit a regression.
   ``My sister has two kids``), what a thing has done for the user (``Yoga's helped me with my
   back pain``), and a meeting whose relative clause reports speech (``I ran into a group of
   hikers who said hello``) formed nothing.
+* ``scene_time_cases.json`` (blind set 25, 25 expected beliefs): a time the turn sets
+  (``Last weekend I did something new.``) was not when the past act narrated next happened
+  (``I ran a 5K for the animal shelter.``): the act formed undated.
 """
 
 from __future__ import annotations
@@ -136,9 +139,10 @@ FLOORS = {
     "contrast_corrections_cases.json": 14,
     "captions_and_obligations_cases.json": 21,
     "family_and_perfect_cases.json": 21,
+    "scene_time_cases.json": 4,
 }
 """Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1, 4, 0, 19, 3, 4,
-0, 3 and 0 before the change each file guards."""
+0, 3, 0 and 4 before the change each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
@@ -158,6 +162,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "contrast_corrections_cases.json": 21,
     "captions_and_obligations_cases.json": 24,
     "family_and_perfect_cases.json": 23,
+    "scene_time_cases.json": 25,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
