@@ -40,6 +40,7 @@ from memory_core.formation.deterministic.rules_relations import appositive_claus
 from memory_core.formation.deterministic.rules_relative import relative_event
 from memory_core.formation.deterministic.rules_sharing import sharing_readings
 from memory_core.formation.deterministic.rules_team import team_change
+from memory_core.formation.deterministic.scene import in_scene, scene_of
 from memory_core.formation.deterministic.screening import (
     _DEPENDENT_PARTICIPLE,
     _SARCASM,
@@ -184,13 +185,19 @@ class DeterministicExtractor:
                     seen.add(key)
                     out.append(_candidate(reading, turn))
 
+        scene: str | None = None  # the past time the turn set for what it narrates next
         for said in turn.sentences:
             whole = announced_news(said)
             shared = sharing_readings(whole)
             if shared:
                 emit([(p, Polarity.ASSERT) for p in shared])
-                previous = []
+                previous, scene = [], None
                 continue
+            narrated = in_scene(whole, scene) if scene is not None else None
+            if narrated is not None:
+                whole = narrated
+            else:
+                scene = scene_of(whole)
             for sentence in _sentence_parts(whole):
                 previous = self._read_sentence(sentence, previous, names, emit)
         emit([(p, Polarity.ASSERT) for p in names_given(" ".join(turn.sentences))])
