@@ -29,7 +29,11 @@ _NARRATED_ACT = re.compile(
 _NOT_AN_EPISODE = re.compile(
     r"\b(?:always|never|ever|used\s+to|grew\s+up|since|every|usually|often)\b", re.IGNORECASE
 )
-_NOT_ACTS = frozenset({"was", "were", "used", "grew", "loved", "liked", "hated", "thought"})
+_NOT_ACTS = frozenset(
+    {"was", "were", "used", "grew", "loved", "liked", "hated", "thought", "wanted", "hoped"}
+    | {"wished", "needed", "meant"}
+)
+"""What no scene dates: a state, a past habit or home, a liking, a thought or a wish."""
 
 
 def scene_of(sentence: str) -> str | None:
