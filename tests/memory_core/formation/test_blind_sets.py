@@ -95,6 +95,9 @@ lower them to admit a regression.
 * ``scene_time_cases.json`` (blind set 25, 25 expected beliefs): a time the turn sets
   (``Last weekend I did something new.``) was not when the past act narrated next happened
   (``I ran a 5K for the animal shelter.``): the act formed undated.
+* ``fronted_phrase_cases.json`` (blind set 26, 22 expected beliefs): a prepositional phrase
+  opening a first-person clause (``At the party I met Jonah``) was dropped from the statement
+  (``User met Jonah.``), and ``With my sister I visited Rome`` formed nothing.
 """
 
 from __future__ import annotations
@@ -140,9 +143,10 @@ FLOORS = {
     "captions_and_obligations_cases.json": 21,
     "family_and_perfect_cases.json": 21,
     "scene_time_cases.json": 22,
+    "fronted_phrase_cases.json": 0,
 }
 """Expected beliefs formed: 0, 1, 0, 2, 0, 0, 0, 0, 4, 0, 3, 1, 4, 0, 19, 3, 4,
-0, 3, 0 and 4 before the change each file guards."""
+0, 3, 0, 4 and 0 before the change each file guards."""
 EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "clauses_and_gerunds_cases.json": 26,
     "pronoun_and_coordination_cases.json": 22,
@@ -163,6 +167,7 @@ EXPECTED = dict.fromkeys(FLOORS, 21) | {
     "captions_and_obligations_cases.json": 24,
     "family_and_perfect_cases.json": 23,
     "scene_time_cases.json": 25,
+    "fronted_phrase_cases.json": 22,
 }
 """Expected beliefs in each file (21 in sets 4 to 6)."""
 
