@@ -402,11 +402,4 @@ def _proposal(
     ]
 
 
-_LEADING_PHRASE = re.compile(
-    r"^(?:after|before|during|at|over|for|on|in|through|between)\s+[^,]{1,40}?,?\s+(?=(?:I|we)\s)",
-    re.IGNORECASE,
-)
-"""``After the exam I celebrated``: a leading prepositional phrase before the subject."""
-
-
 __all__ = ["EVENT_CONFIDENCE"]

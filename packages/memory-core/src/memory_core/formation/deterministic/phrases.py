@@ -315,3 +315,38 @@ def _p(
         statement=statement,
         negated=negated,
     )
+
+
+_LEADING_PHRASE = re.compile(
+    r"^(?P<phrase>(?:after|before|during|at|over|for|on|in|through|between|with)\s+[^,]{1,40}?)"
+    r",?\s+(?=(?:I|we)\s)",
+    re.IGNORECASE,
+)
+_DISCOURSE_PHRASE = re.compile(
+    r"^(?:in\s+(?:my\s+(?:opinion|experience|view)|fact|general|short|any\s+case|that\s+case"
+    r"|the\s+end|the\s+future|theory|practice|particular)|at\s+(?:the\s+end\s+of\s+the\s+day"
+    r"|least|first|this\s+point|the\s+moment|times)|for\s+(?:the\s+record|now|sure|example|once"
+    r"|real|what\s+it'?s\s+worth)|on\s+(?:the\s+other\s+hand|top\s+of\s+that|second\s+thought)"
+    r"|with\s+that|after\s+all|over\s+time)$",
+    re.IGNORECASE,
+)
+"""Phrases that frame the talk, not the act: ``In my opinion``, ``At the end of the day``."""
+
+
+def fronted_to_end(text: str) -> str:
+    """``At the party I met Jonah`` -> ``I met Jonah at the party``: a prepositional phrase that
+    opens a first-person clause says where, with whom or for what the act happened, so it closes
+    the clause instead; a phrase of when (``After the exam I celebrated``) or one that frames
+    the talk (``In my opinion, I ...``) is dropped."""
+    match = _LEADING_PHRASE.match(text)
+    if match is None:
+        return text
+    rest = text[match.end() :]
+    phrase = match["phrase"]
+    if _DISCOURSE_PHRASE.match(phrase) or _WHEN_PHRASE.match(phrase):
+        return rest
+    return f"{rest.rstrip(' .!')} {phrase[:1].lower()}{phrase[1:]}"
+
+
+_WHEN_PHRASE = re.compile(r"^(?:after|before|during|between|over|through)\s", re.IGNORECASE)
+"""A phrase of when (``After the exam``): dropped, as the case files rule (fp-325)."""

@@ -33,7 +33,6 @@ import re
 from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.conversation import (
     _FREQUENCY,
-    _LEADING_PHRASE,
     _LISTENER,
     _LOCATIVE_PRONOUN,
     _NEGATION,
@@ -63,7 +62,7 @@ from memory_core.formation.deterministic.lexicon import (
     _TRANSIENT,
     _words,
 )
-from memory_core.formation.deterministic.phrases import _p, _Proposal
+from memory_core.formation.deterministic.phrases import _p, _Proposal, fronted_to_end
 from memory_core.formation.deterministic.pronouns import her_own
 from memory_core.formation.deterministic.rules_habits import (
     canonical_activity,
@@ -91,7 +90,7 @@ _FAMILY_WORDS = frozenset(_FAMILY.values())
 def event_readings(clause: str) -> list[_Proposal]:
     """Read a first-person (or family) declarative clause as an event, activity or feeling."""
     text, when = take_time(clause)
-    text = _VAGUE_TIME.sub("", _LEADING_PHRASE.sub("", text)).strip(" ,")
+    text = _VAGUE_TIME.sub("", fronted_to_end(text)).strip(" ,")
     if _LISTENER.search(text) or _SPECULATIVE.search(text) or _RECIPROCAL.search(text):
         return []
     parts = clause_parts(text)

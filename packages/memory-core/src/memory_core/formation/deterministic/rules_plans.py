@@ -8,7 +8,6 @@ import re
 
 from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.conversation import (
-    _LEADING_PHRASE,
     _LISTENER,
     _LOCATIVE_PRONOUN,
     _NEGATION,
@@ -27,7 +26,7 @@ from memory_core.formation.deterministic.lexicon import (
     _VERDICT_ADJECTIVES,
     _words,
 )
-from memory_core.formation.deterministic.phrases import _p, _Proposal, head_phrase
+from memory_core.formation.deterministic.phrases import _p, _Proposal, fronted_to_end, head_phrase
 from memory_core.text import collapse, gerund_base, indefinite_article, take_time
 
 PLAN_CONFIDENCE = 0.6
@@ -115,7 +114,7 @@ def _feeling(
 def plan_readings(clause: str) -> list[_Proposal]:
     """Read a plan or intention (``I'm planning to adopt a cat next month``), else nothing."""
     text, when = take_time(re.sub(r"\b(I|we)'ll\b", r"\1 will", clause, flags=re.IGNORECASE))
-    text = _LEADING_PHRASE.sub("", text)
+    text = fronted_to_end(text)
     match = _PLAN.match(text)
     if match is None or _LISTENER.search(text):
         return []
