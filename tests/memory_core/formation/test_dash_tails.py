@@ -76,3 +76,17 @@ def test_a_torn_elaboration_is_dropped(read: Reader, text: str, statement: str) 
 )
 def test_a_whole_elaboration_is_kept(read: Reader, text: str, statement: str) -> None:
     assert statement in [r[2] for r in read(text)], read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "statements"),
+    [
+        # Found on the LoCoMo dev split: a false start formed ``User do-s Oscar.``.
+        ("And yup, I do- Oscar, my guinea pig.", []),
+        ("I bought a 3-pack of socks.", ["User bought a 3-pack of socks."]),
+    ],
+)
+def test_a_hyphen_hung_before_a_space_is_a_break(
+    read: Reader, text: str, statements: list[str]
+) -> None:
+    assert [r[2] for r in read(text)] == statements

@@ -302,6 +302,9 @@ _PURPOSE_TAIL = re.compile(
 )
 """A trailing purpose clause (``to see whether ...``, ``so I could ...``): what the user hoped
 to learn or gain is not asserted, but the act before it is."""
+_HANGING_HYPHEN = re.compile(r"(\w)-\s+(?=\w)")
+"""``I do- Oscar``, ``a difference- it's``: a hyphen hung on a word before a space is a dash (a
+false start or a break), not part of the word."""
 _REPORTING_RELATIVE = re.compile(
     r",?\s+who\s+(?:(?:just|also|then|later)\s+)?(?:said|says|told|tells|asked|asks|claimed"
     r"|mentioned|thinks|thought)\b.*$",
@@ -323,6 +326,7 @@ def _sentence_parts(sentence: str) -> list[str]:
     written without its ``I`` (``Wild month - adopted a rescue cat``) or a clause of the user's
     things (``- my fav memory was when ...``), each part read on its own. A dash before a list
     or an apposition (``three things - a tent and a stove``) is kept."""
+    sentence = _HANGING_HYPHEN.sub(r"\1 - ", sentence)
     text = _REPORTING_RELATIVE.sub("", _PURPOSE_TAIL.sub("", cut_embedded_question(sentence)))
     if text != sentence:
         text = text.rstrip(" ,.") + "."
