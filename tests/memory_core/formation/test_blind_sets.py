@@ -352,6 +352,14 @@ def test_an_evaluation_is_not_resolved_to_what_the_clause_before_did_not_name(te
 
 
 @pytest.mark.parametrize(
+    "text", ["Last night was fun.", "Yesterday was so relaxing.", "Today was exhausting."]
+)
+def test_a_time_is_no_thing_the_user_finds_fun(text: str) -> None:
+    """Found writing blind set 25: ``Last night was fun.`` formed ``User found Last night fun.``."""
+    assert _statements(text) == []
+
+
+@pytest.mark.parametrize(
     ("sentence", "forms_nothing"),
     [
         ("I wrote a poem about my dog.", False),

@@ -219,8 +219,8 @@ def _rule_finds(clause: str) -> list[_Proposal]:
     said of a named activity or thing is the user's attitude toward it."""
     match = _FINDS.match(clause)
     thing = _thing_phrase(match.group("np")) if match else None
-    if match is None or thing is None:
-        return []
+    if match is None or thing is None or not take_time(match.group("np"))[0]:
+        return []  # ``Last night was fun``: a time, not a thing the user finds fun
     subject = head_phrase(re.sub(r"^(?:the|User's)\s+", "", thing))
     finds = "found" if match.group("be").casefold() == "was" else "finds"
     judged = re.sub(r"^User's\s", "their ", thing)  # ``User finds their job stressful.``
