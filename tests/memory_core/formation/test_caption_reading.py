@@ -54,3 +54,26 @@ def test_a_caption_keeps_its_head_noun_and_a_whole_phrase(
     read: Reader, caption: str, subject: str, statement: str
 ) -> None:
     assert read(f"[shared an image: {caption}]") == [("fact", subject, statement)]
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "statement"),
+    [
+        # Found on the LoCoMo dev split: ``User shared a pic of them at the food bank.``
+        (
+            "Here's a pic of me at the food bank.",
+            "food bank",
+            "User shared a pic of themselves at the food bank.",
+        ),
+        (
+            "Here's a photo of us after the dance class.",
+            "dance class",
+            "User shared a photo of themselves and others after the dance class.",
+        ),
+        ("Here's a pic of me!", "pic", "User shared a pic of themselves."),
+    ],
+)
+def test_a_picture_of_the_user_shows_themselves(
+    read: Reader, text: str, subject: str, statement: str
+) -> None:
+    assert [(r[1], r[2]) for r in read(text)] == [(subject, statement)]

@@ -172,11 +172,26 @@ def sharing_readings(sentence: str) -> list[_Proposal]:
         if _OWN_FRAMING.match(shown):
             return []
     about = re.sub(r"^(?:one|some|a\s+few)\s+of\s+", "", shown, flags=re.IGNORECASE)
+    selfie = _OF_THE_USER.match(about) if head else None
+    if selfie is not None:
+        # ``a pic of me at the food bank``: the user shown, and where or with whom.
+        who = (
+            "themselves"
+            if selfie["who"].casefold() in ("me", "myself")
+            else "themselves and others"
+        )
+        obj = _clip(collapse(f"{who} {_object(selfie['rest'], team=True)}"))
+        subject = _subject(selfie["rest"].split(" ", 1)[-1]) if selfie["rest"] else ""
+        return _shared(f"{head}{obj}", subject or head.split()[1], SHOWN_CONFIDENCE)
     if _pronoun_only(about) or not about.strip():
         return []
     obj = _clip(_object(shown, team=True))
     subject = _subject(about)
     return _shared(f"{head}{obj}", subject, SHOWN_CONFIDENCE) if subject and obj else []
+
+
+_OF_THE_USER = re.compile(r"^(?P<who>me|myself|us|ourselves)\b\s*(?P<rest>.*)$", re.IGNORECASE)
+"""What a picture shows when it shows the user (``of me at the food bank``)."""
 
 
 __all__ = ["CAPTION_CONFIDENCE", "SHOWN_CONFIDENCE", "sharing_readings"]
