@@ -410,6 +410,20 @@ def test_text_helpers() -> None:
     assert head_phrase("a Garmin bike computer for rides") == "garmin bike computer"
 
 
+@pytest.mark.parametrize(
+    ("phrase", "head"),
+    [
+        # Found on the LoCoMo dev split: four beliefs filed under ``of``.
+        ("some of their recipes", "recipes"),
+        ("a few of the kids", "kids"),
+        ("lots of friends", "friends"),
+        ("a cup of coffee", "cup of coffee"),
+    ],
+)
+def test_a_quantity_of_things_is_about_the_things(phrase: str, head: str) -> None:
+    assert head_phrase(phrase) == head
+
+
 _VOCABULARY = (
     "I my we you he she live in work at use have prefer like love hate no longer don't "
     "anymore Seattle Acme Neovim a an the and , . ? ! decided to wife is Morgan speak "

@@ -43,7 +43,11 @@ def head_phrase(phrase: str) -> str:
     trailing phrases and the vague object of an activity (``fixing stuff`` -> ``fixing``)
     removed, and a participle after a plural noun with what follows it (``quotes itemized
     line by line`` -> ``quotes``)."""
-    head = _HEAD_STOP.sub("", _strip_determiners(collapse(phrase)))
+    head = _strip_determiners(collapse(phrase))
+    quantified = _QUANTIFIER_OF.match(head)
+    if quantified is not None:  # ``some of their recipes`` is about the recipes
+        head = _strip_determiners(head[quantified.end() :])
+    head = _HEAD_STOP.sub("", head)
     head = head.strip(" ,.;:!?'\"")
     words = head.split()
     while (
@@ -62,6 +66,15 @@ def head_phrase(phrase: str) -> str:
             words = words[:index]
             break
     return " ".join(words).casefold()
+
+
+_QUANTIFIER_OF = re.compile(
+    r"^(?:(?:some|one|two|three|many|most|all|each|both|any|none|several|a\s+few|few|a\s+lot"
+    r"|lots|plenty|part|half|the\s+rest)\s+)?of\s+(?=\w)",
+    re.IGNORECASE,
+)
+"""What is left of ``some of``, ``one of`` before the things they count (the determiner
+``some`` already stripped, or still there)."""
 
 
 def _gerund_of_nothing(words: list[str]) -> bool:
