@@ -1,12 +1,15 @@
 """The deterministic extractor (formation@7), one module per concern.
 
 Modules: :mod:`.lexicon` (word lists, one relation table), :mod:`.screening` (what forms nothing,
-clause normalization), :mod:`.phrases` (noun phrases, proposals), the rule families
-:mod:`.rules_profile`, :mod:`.rules_preferences`, :mod:`.rules_relations`, :mod:`.rules_clauses`
-(subordinate clauses, gerund subjects, ``it`` resolved in the turn), :mod:`.rules_relative`
-(an act in an object relative clause), :mod:`.rules_habits` (what a habit is about),
-:mod:`.retraction`
-(rule order and retractions), :mod:`.reading` (one clause) and :mod:`.extractor` (a turn).
+clause normalization), :mod:`.contractions` (``I'm``, ``can't``, a subject's ``'s`` for
+``has``), :mod:`.phrases` (noun phrases, proposals, a fronted phrase), :mod:`.scene` (the time
+a turn sets for what it narrates next), the rule families :mod:`.rules_profile`,
+:mod:`.rules_preferences`, :mod:`.rules_relations`, :mod:`.rules_clauses` (subordinate clauses,
+gerund subjects, ``it`` resolved in the turn), :mod:`.rules_relative` (an act in an object
+relative clause), :mod:`.rules_habits` (what a habit is about), :mod:`.rules_events` (events,
+plans, feelings, the user's family), :mod:`.rules_my_things` (the user's things) and the
+others named ``rules_*``, :mod:`.retraction` (rule order and retractions), :mod:`.reading`
+(one clause) and :mod:`.extractor` (a turn).
 
 
 ``DeterministicExtractor`` reads hazard-screened sentences of one user turn, splits them into
