@@ -446,3 +446,23 @@ def test_any_input_yields_well_formed_candidates(words: list[str], text: str) ->
             assert candidate.subject == candidate.subject.casefold().strip()
             assert candidate.subject
             assert candidate.source_event_ids == ("e",)
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "statement"),
+    [
+        # Found writing blind set 25: a count or a quantity was read as the thing, which a
+        # vague head (``times``, ``way``) then emptied, so nothing formed.
+        ("I stalled the car three times.", "car", "User stalled the car three times."),
+        (
+            "We ate way too many custard tarts.",
+            "custard tarts",
+            "User ate way too many custard tarts.",
+        ),
+    ],
+)
+def test_how_often_or_how_much_is_not_the_thing(text: str, subject: str, statement: str) -> None:
+    turn = Turn(event_id="e1", created_at=AT, sentences=screen_turn(text).sentences)
+    assert [(c.subject, c.statement) for c in DeterministicExtractor().extract(turn)] == [
+        (subject, statement)
+    ]

@@ -184,6 +184,11 @@ _MEASURE = re.compile(
 """A measure before what it measures (``a row of raspberries``): the thing is what follows."""
 
 
+_COUNT_TAIL = re.compile(r"\s+(?:once|twice|(?:\w+|a\s+few|several|many)\s+times)$", re.I)
+_TOO_MANY = re.compile(r"^(?:(?:way|far)\s+)?(?:(?:too|so)\s+)?(?:many|much)\s+", re.IGNORECASE)
+"""``the car three times``, ``way too many tarts``: how often or how much, not the thing."""
+
+
 def _thing(obj: str) -> str:
     """The head noun phrase an event's object is about, or "" when it names nothing."""
     words = obj.split()
@@ -195,7 +200,8 @@ def _thing(obj: str) -> str:
         words = words[1:]
     text = " ".join(words).replace('"', "").replace("“", "").replace("”", "")
     text = re.split(r"\s+(?:like|-|–|—)\s+|\s*[,:;(]\s*", text, maxsplit=1)[0]
-    text = _FREQUENCY.split(text, maxsplit=1)[0]
+    text = _COUNT_TAIL.sub("", _FREQUENCY.split(text, maxsplit=1)[0])
+    text = _TOO_MANY.sub("", text)
     if len(words) >= 3 and " ".join(words[:3]).casefold() == "a break from":
         return _thing(" ".join(words[3:]))
     name = _NAME_FIRST.match(text)
