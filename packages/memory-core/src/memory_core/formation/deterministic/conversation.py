@@ -9,13 +9,16 @@ from memory_core.domain import BeliefType
 from memory_core.formation.deterministic.lexicon import (
     _ADVERB_WORDS,
     _ARTICLES,
+    _COUNT_TAIL,
     _IRREGULAR_PAST,
+    _MEASURE,
     _NOT_ADVERBS,
     _PARTICIPLES,
     _PARTICLES,
     _PREPOSITIONS,
     _PRONOUN_OBJECTS,
     _TIME_HEADS,
+    _TOO_MANY,
     _VAGUE_HEADS,
     CONTRAST_TAIL,
 )
@@ -173,20 +176,6 @@ _NAME_FIRST = re.compile(
 )
 """An object that opens with a name run and goes on in lowercase words that are not part of a
 title (``Molly up from the airport``; not ``Lord of the Rings``)."""
-
-
-_MEASURE = re.compile(
-    r"^(?:(?:a|an|one|two|three|some|the)\s+)?(?:row|rows|bunch|couple|pair|lot|lots|piece"
-    r"|pieces|bag|bags|box|boxes|cup|cups|bowl|bowls|slice|slices|handful|stack|pile|batch"
-    r"|basket|jar|bottle|plate)\s+of\s+(?=\S)",
-    re.IGNORECASE,
-)
-"""A measure before what it measures (``a row of raspberries``): the thing is what follows."""
-
-
-_COUNT_TAIL = re.compile(r"\s+(?:once|twice|(?:\w+|a\s+few|several|many)\s+times)$", re.I)
-_TOO_MANY = re.compile(r"^(?:(?:way|far)\s+)?(?:(?:too|so)\s+)?(?:many|much)\s+", re.IGNORECASE)
-"""``the car three times``, ``way too many tarts``: how often or how much, not the thing."""
 
 
 def _thing(obj: str) -> str:

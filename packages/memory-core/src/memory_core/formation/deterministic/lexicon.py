@@ -193,6 +193,20 @@ _DETERMINERS = (
     "new",
     "own",
 )
+_MEASURE = re.compile(
+    r"^(?:(?:a|an|one|two|three|some|the)\s+)?(?:row|rows|bunch|couple|pair|lot|lots|piece"
+    r"|pieces|bag|bags|box|boxes|cup|cups|bowl|bowls|slice|slices|handful|stack|pile|batch"
+    r"|basket|jar|bottle|plate)\s+of\s+(?=\S)",
+    re.IGNORECASE,
+)
+"""A measure before what it measures (``a row of raspberries``): the thing is what follows."""
+
+
+_COUNT_TAIL = re.compile(r"\s+(?:once|twice|(?:\w+|a\s+few|several|many)\s+times)$", re.I)
+_TOO_MANY = re.compile(r"^(?:(?:way|far)\s+)?(?:(?:too|so)\s+)?(?:many|much)\s+", re.IGNORECASE)
+"""``the car three times``, ``way too many tarts``: how often or how much, not the thing."""
+
+
 _HEAD_STOP = re.compile(
     r"\s+(?:for|over|than|instead|with|without|in|on|at|from|to|by|during|because|when|while"
     r"|since|named|called|as|and|or|but|which|that|who|whose|where|every|each|all|into|onto"
