@@ -45,6 +45,7 @@ def test_the_s_of_a_subject_is_has_only_before_an_act(text: str, expanded: str) 
         ("My mom lost her phone.", "User's mother lost her phone."),
         ("Our team has won four games in a row.", "User's team has won four games in a row."),
         ("Mom has surgery tomorrow.", "User's mother has surgery on 2026-01-06."),
+        ("My sister has my old car.", "User's sister has their old car."),
     ],
 )
 def test_the_relation_keeps_its_number_and_its_own_things(

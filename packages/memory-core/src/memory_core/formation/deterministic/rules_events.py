@@ -140,7 +140,8 @@ def event_readings(clause: str) -> list[_Proposal]:
         return _belief_in(obj[3:], team=team)
     if family in _FAMILY_WORDS and aux is None and verb.casefold() == "have" and _held(obj):
         # ``My sister has two kids``: what a relation has is a fact of theirs.
-        return _proposal(who, _predicate(None, verb, plural=plural), obj, family, when, past=False)
+        held = _object(obj, team=False)
+        return _proposal(who, _predicate(None, verb, plural=plural), held, family, when, past=False)
     if aux is None and verb.casefold() in _STOP_VERBS and not _reporting_act(verb, obj):
         return []
     if aux is not None and aux.casefold() in ("do", "did") and verb.casefold() in _STOP_VERBS:
