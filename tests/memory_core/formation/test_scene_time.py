@@ -42,6 +42,7 @@ def test_a_past_time_sets_the_scene(sentence: str, scene: str | None) -> None:
         "I was born there.",
         "The food was great.",
         "I wanted to feel closer to my faith.",
+        "I visited the Louvre?",
     ],
 )
 def test_only_a_plain_past_act_without_a_time_of_its_own_is_in_the_scene(sentence: str) -> None:

@@ -50,7 +50,9 @@ def in_scene(sentence: str, scene: str) -> str | None:
     """``sentence`` with ``scene``'s time when it is a plain past act of the user with no time
     of its own (``I caught two trout.`` -> ``I caught two trout last weekend.``), else None."""
     act = _NARRATED_ACT.match(sentence.strip())
-    if act is None or take_time(sentence)[1] is not None or _NOT_AN_EPISODE.search(sentence):
+    if act is None or sentence.rstrip().endswith("?") or _NOT_AN_EPISODE.search(sentence):
+        return None  # a question stays one: the time never lands after its question mark
+    if take_time(sentence)[1] is not None:
         return None
     verb = act["verb"].casefold()
     if verb in _NOT_ACTS or not _is_past(verb):
