@@ -54,7 +54,7 @@ _STATE_PARTICIPLES = _words(
     """married engaged divorced retired worried excited interested obsessed scared tired stressed
     bored pleased thrilled stoked exhausted amazed surprised based located involved allowed
     supposed used meant expected required blessed stuck named called dressed convinced
-    determined committed qualified related excited focused hooked"""
+    determined committed qualified related focused hooked"""
 )
 """Participles that after ``'s`` name a state (``My mom's worried about me``: ``is``)."""
 _ACTED_ON = (
