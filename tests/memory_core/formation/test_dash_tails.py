@@ -84,6 +84,9 @@ def test_a_whole_elaboration_is_kept(read: Reader, text: str, statement: str) ->
         # Found on the LoCoMo dev split: a false start formed ``User do-s Oscar.``.
         ("And yup, I do- Oscar, my guinea pig.", []),
         ("I bought a 3-pack of socks.", ["User bought a 3-pack of socks."]),
+        # Found in an adversarial review: a suspended compound was cut at its hyphen.
+        ("I teach 10- and 11-year-olds.", ["User teaches 10- and 11-year-olds."]),
+        ("I bought a pre- owned car.", ["User bought a pre- owned car."]),
     ],
 )
 def test_a_hyphen_hung_before_a_space_is_a_break(

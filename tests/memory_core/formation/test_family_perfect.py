@@ -45,7 +45,7 @@ def test_the_s_of_a_subject_is_has_only_before_an_act(text: str, expanded: str) 
         ("My mom lost her phone.", "User's mother lost her phone."),
         ("Our team has won four games in a row.", "User's team has won four games in a row."),
         ("Mom has surgery tomorrow.", "User's mother has surgery on 2026-01-06."),
-        ("My sister has my old car.", "User's sister has their old car."),
+        ("My sister has my old car.", "User's sister has User's old car."),
     ],
 )
 def test_the_relation_keeps_its_number_and_its_own_things(
@@ -78,3 +78,36 @@ def test_a_reported_relative_clause_leaves_the_meeting_and_a_caption_keeps_its_w
     assert "Leo made a sign that said Go Mom Go." in [
         r[2] for r in read("My son Leo made a sign that said Go Mom Go.")
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Found in an adversarial review of the readings above: each formed a wrong fact.
+        "My dad has never cheated on my mom.",
+        "My sister has never had kids.",
+        "My brother has barely eaten.",
+        "My brother has supposedly moved to Leeds.",
+        "My dad has a point.",
+        "My mom has a lot going on.",
+        "My sister has lost her mind.",
+        "My mom has a feeling I'm lying.",
+        "My brother has moved in with her.",
+        "Lily's adopted from China.",
+        "My dad's disappointed in me.",
+        "My sister's stationed in Germany.",
+        "I am a person who tells the truth.",
+        "I follow a guy who says the earth is flat.",
+    ],
+)
+def test_a_denial_a_hedge_an_idiom_a_passive_or_a_description_forms_no_fact(
+    read: Reader, text: str
+) -> None:
+    assert read(text) == []
+
+
+def test_what_a_relation_has_of_the_users_stays_the_users(read: Reader) -> None:
+    assert [r[2] for r in read("My brother has my car.")] == ["User's brother has User's car."]
+    assert [
+        r[2] for r in read("My older sister has three kids and my younger sister has none.")
+    ] == ["User's sister has three kids."]

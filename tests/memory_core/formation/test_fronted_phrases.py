@@ -40,3 +40,23 @@ def test_the_statement_keeps_where_it_happened(read: Reader) -> None:
     assert [r[2] for r in read("At the farmers market I bought a jar of local honey.")] == [
         "User bought a jar of local honey at the farmers market."
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Found in an adversarial review: a guess or a fancy was stated, or planned.
+        "With my luck I'll get fired.",
+        "In my head I already quit.",
+        "In another life I was a dancer.",
+    ],
+)
+def test_a_phrase_that_makes_the_clause_a_fancy_leaves_nothing(read: Reader, text: str) -> None:
+    assert read(text) == []
+
+
+def test_a_listener_framing_or_a_bare_preposition_is_dropped(read: Reader) -> None:
+    assert "User is married." in [r[2] for r in read("For your information I'm married.")]
+    assert [r[2] for r in read("For the next year I'll live in Spain.")] == [
+        "User plans to live in Spain in 2027."
+    ]

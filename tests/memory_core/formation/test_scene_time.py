@@ -64,3 +64,29 @@ def test_the_scene_ends_where_the_narration_does(read: Reader) -> None:
     assert "User bought a sweater." in statements, statements
     statements = [r[2] for r in read("Last week I went to Oslo. I flew back on Sunday.")]
     assert "User flew back on 2026-01-04." in statements, statements
+
+
+@pytest.mark.parametrize(
+    ("text", "undated"),
+    [
+        # Found in an adversarial review: a time of its own the time phrases do not bound.
+        ("Last summer I went to Spain. I ran a marathon in 2019.", "User ran a marathon in 2019."),
+        (
+            "Last week I went to a reunion. I dated Sam in high school.",
+            "User dated Sam in high school.",
+        ),
+        ("Last week I finally quit smoking. I smoked for 20 years.", "User smoked for 20 years."),
+        # A scene someone else set, a wish or a dream dates nothing the user did.
+        ("You went to Paris last year. I went to Rome.", "User went to Rome."),
+        ("My coworker went to Bali last month. I went to Spain.", "User went to Spain."),
+        ("I wish I had gone last weekend. I went to the gym.", "User went to the gym."),
+        ("Last night I had a dream. I won the lottery.", "User won the lottery."),
+    ],
+)
+def test_no_scene_dates_what_it_does_not_narrate(read: Reader, text: str, undated: str) -> None:
+    assert undated in [r[2] for r in read(text)], read(text)
+
+
+def test_a_reading_that_cannot_take_the_date_takes_no_scene(read: Reader) -> None:
+    statements = [r[2] for r in read("Last week I got a dog. I adopted a cat too.")]
+    assert not [s for s in statements if "last week" in s], statements

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.formation.deterministic.lexicon import (
-    _PARTICIPLES,
-    _PARTICLES,
-    _PREPOSITIONS,
-    _words,
-)
+from memory_core.formation.deterministic.lexicon import _PARTICIPLES, _PARTICLES, _words
 
 _CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
@@ -57,12 +52,14 @@ _STATE_PARTICIPLES = _words(
     determined committed qualified related focused hooked"""
 )
 """Participles that after ``'s`` name a state (``My mom's worried about me``: ``is``)."""
-_ACTED_ON = (
-    frozenset(_PARTICLES)
-    | _PREPOSITIONS
-    | _words("me us him her them it a an the my his their our this that some every all two three")
+_ACTED_ON = frozenset(_PARTICLES) | _words(
+    "me us him her them it a an the my his their our this that some every all two three"
 )
-"""What follows a participle that acts (``has finished her chemo``, ``has moved back``)."""
+"""What follows a participle that acts: its object or a particle (``has finished her chemo``,
+``has moved back``); a preposition after it is a state or a passive (``Lily's adopted from
+China``, ``My dad's disappointed in me``), so the ``'s`` stays ``is``."""
+_MOTION_PARTICIPLES = _words("gone come been")
+"""Participles no state shares, ``has`` before a preposition too (``My son's gone to camp``)."""
 
 
 def contracted_has(text: str) -> str:
@@ -76,7 +73,7 @@ def contracted_has(text: str) -> str:
     verb, after = match["verb"].casefold(), match["next"].casefold()
     participle = verb in _PARTICIPLES or (verb.endswith("ed") and len(verb) > 3)
     acts = participle and verb not in _STATE_PARTICIPLES and after in _ACTED_ON
-    if verb != "been" and not acts:
+    if verb not in _MOTION_PARTICIPLES and not acts:
         return text
     return f"{match['who']} has {text[match.start('verb') :]}"
 

@@ -162,7 +162,7 @@ class DeterministicExtractor:
                     continue
                 if _content_free(statement):
                     continue  # ``User plans to keep pushing forward.``: resolve, about nothing
-                if statement.startswith("User "):
+                if statement.startswith(("User ", "User's ")):
                     named = with_person_named(statement, names)
                     if named is None:
                         continue  # ``User sat with her.`` names no one
@@ -194,7 +194,7 @@ class DeterministicExtractor:
                 previous, scene = [], None
                 continue
             narrated = in_scene(whole, scene) if scene is not None else None
-            if narrated is not None:
+            if narrated is not None and self._dates_cleanly(narrated, scene, names, turn):
                 whole = narrated
             else:
                 scene = scene_of(whole)
@@ -211,6 +211,19 @@ class DeterministicExtractor:
                 for p in answer_readings(turn.prompt, turn.sentences[0])
             ]
         return out
+
+    @classmethod
+    def _dates_cleanly(cls, narrated: str, scene: str | None, names: list[str], turn: Turn) -> bool:
+        """True when every statement ``narrated`` forms took the scene's time as a date: a
+        reading that keeps the phrase as said (``User has a cat too last week.``) takes none."""
+        statements: list[str] = []
+
+        def collect(proposals: list[tuple[_Proposal, Polarity]]) -> None:
+            statements.extend(_reading(p, q, turn.created_at).statement for p, q in proposals)
+
+        for sentence in _sentence_parts(narrated):
+            cls._read_sentence(sentence, [], list(names), collect)
+        return bool(statements) and not any(scene and scene in s.casefold() for s in statements)
 
     @staticmethod
     def _read_sentence(
@@ -302,9 +315,13 @@ _PURPOSE_TAIL = re.compile(
 )
 """A trailing purpose clause (``to see whether ...``, ``so I could ...``): what the user hoped
 to learn or gain is not asserted, but the act before it is."""
-_HANGING_HYPHEN = re.compile(r"(\w)-\s+(?=\w)")
+_HANGING_HYPHEN = re.compile(
+    r"(?<![\w-])(?!(?:pre|post|e|non|re|co|anti|self|ex|mid|semi|multi|sub|super|un|inter|over"
+    r"|under|first|second|third|full|part|half)-)([A-Za-z]+)-\s+(?!(?:and|or|to|through)\b)(?=\w)"
+)
 """``I do- Oscar``, ``a difference- it's``: a hyphen hung on a word before a space is a dash (a
-false start or a break), not part of the word."""
+false start or a break), not part of the word; a suspended compound (``10- and 11-year-olds``,
+``pre- owned``) keeps it."""
 _REPORTING_RELATIVE = re.compile(
     r",?\s+who\s+(?:(?:just|also|then|later)\s+)?(?:said|says|told|tells|asked|asks|claimed"
     r"|mentioned|thinks|thought)\b.*$",
@@ -312,6 +329,14 @@ _REPORTING_RELATIVE = re.compile(
 )
 """A trailing relative clause that reports someone's words (``I ran into hikers who said
 hello``): the report is theirs, the meeting before it is the user's."""
+_ENCOUNTER = re.compile(
+    r"\b(?:I|we)\s+(?:(?:just|also|finally|then)\s+)?(?:met|ran\s+into|bumped\s+into|saw"
+    r"|talked\s+to|spoke\s+(?:to|with)|chatted\s+with|came\s+across|sat\s+(?:next\s+to|with)"
+    r"|had\s+a\s+(?:chat|conversation|talk)\s+with)\b",
+    re.IGNORECASE,
+)
+"""A meeting the user had: only its reporting relative clause is cut, since a description
+(``I am a person who tells the truth``) is nothing without its clause."""
 _CLAUSE_OPENER = re.compile(
     r"^(?:I|I'm|I've|I'd|we|we're|it|it's|its|that|that's|this|they|they're|he|she|you|you're"
     r"|so|but|and|honestly|can't|cannot|such|there|what|which|totally|really|super"
@@ -327,7 +352,9 @@ def _sentence_parts(sentence: str) -> list[str]:
     things (``- my fav memory was when ...``), each part read on its own. A dash before a list
     or an apposition (``three things - a tent and a stove``) is kept."""
     sentence = _HANGING_HYPHEN.sub(r"\1 - ", sentence)
-    text = _REPORTING_RELATIVE.sub("", _PURPOSE_TAIL.sub("", cut_embedded_question(sentence)))
+    text = _PURPOSE_TAIL.sub("", cut_embedded_question(sentence))
+    if _ENCOUNTER.search(text):
+        text = _REPORTING_RELATIVE.sub("", text)
     if text != sentence:
         text = text.rstrip(" ,.") + "."
     parts = DASH.split(text)

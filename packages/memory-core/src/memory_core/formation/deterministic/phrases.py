@@ -336,27 +336,41 @@ _LEADING_PHRASE = re.compile(
     re.IGNORECASE,
 )
 _DISCOURSE_PHRASE = re.compile(
-    r"^(?:in\s+(?:my\s+(?:opinion|experience|view)|fact|general|short|any\s+case|that\s+case"
-    r"|the\s+end|the\s+future|theory|practice|particular)|at\s+(?:the\s+end\s+of\s+the\s+day"
-    r"|least|first|this\s+point|the\s+moment|times)|for\s+(?:the\s+record|now|sure|example|once"
-    r"|real|what\s+it'?s\s+worth)|on\s+(?:the\s+other\s+hand|top\s+of\s+that|second\s+thought)"
-    r"|with\s+that|after\s+all|over\s+time)$",
+    r"^(?:in\s+(?:my\s+(?:opinion|experience|view)|fact|general|short|any\s+(?:case|event)"
+    r"|that\s+case|the\s+end|the\s+future|theory|practice|particular|hindsight|retrospect"
+    r"|reality|truth|the\s+meantime)|at\s+(?:the\s+end\s+of\s+the\s+day|least|first|this"
+    r"\s+point|the\s+moment|times|best|worst)|for\s+(?:the\s+record|now|sure|example|instance"
+    r"|once|real|starters|reference|one|my\s+sins|what\s+it'?s\s+worth)|on\s+(?:the\s+other"
+    r"\s+hand|top\s+of\s+that|second\s+thought|the\s+bright\s+side|balance)|with\s+that"
+    r"|after\s+all|over\s+time)$"
+    r"|\byour?\b|^\w+(?:\s+(?:the|a|an|my|our|this|that))?$",
     re.IGNORECASE,
 )
-"""Phrases that frame the talk, not the act: ``In my opinion``, ``At the end of the day``."""
+"""Phrases that frame the talk, not the act (``In my opinion``, ``At the end of the day``, ``For
+your information``), and a preposition left without its noun (``For the``, a time taken out)."""
+_NOT_SO = re.compile(
+    r"^(?:with\s+(?:my|any|some|a\s+bit\s+of|a\s+little)\s+luck|in\s+(?:my\s+(?:head|mind"
+    r"|dreams?)|another\s+life|a\s+past\s+life|a\s+perfect\s+world|theory))$",
+    re.IGNORECASE,
+)
+"""Phrases that make what follows a guess or a fancy (``With my luck I'll get fired``, ``In
+another life I was a dancer``): the clause states nothing."""
 
 
 def fronted_to_end(text: str) -> str:
     """``At the party I met Jonah`` -> ``I met Jonah at the party``: a prepositional phrase that
     opens a first-person clause says where, with whom or for what the act happened, so it closes
     the clause instead; a phrase of when (``After the exam I celebrated``) or one that frames
-    the talk (``In my opinion, I ...``) is dropped."""
+    the talk (``In my opinion, I ...``) is dropped, and one that makes the clause a guess or a
+    fancy (``With my luck I'll get fired``) leaves nothing to read."""
     match = _LEADING_PHRASE.match(text)
     if match is None:
         return text
     rest = text[match.end() :]
     phrase = match["phrase"]
-    if _DISCOURSE_PHRASE.match(phrase) or _WHEN_PHRASE.match(phrase):
+    if _NOT_SO.match(phrase):
+        return ""
+    if _DISCOURSE_PHRASE.search(phrase) or _WHEN_PHRASE.match(phrase):
         return rest
     return f"{rest.rstrip(' .!')} {phrase[:1].lower()}{phrase[1:]}"
 

@@ -71,6 +71,7 @@ from memory_core.formation.deterministic.rules_habits import (
 )
 from memory_core.formation.deterministic.rules_my_things import my_thing
 from memory_core.formation.deterministic.rules_plans import _feeling
+from memory_core.formation.deterministic.rules_things import as_user
 from memory_core.formation.deterministic.screening import (
     _GERUND_OF_NOTHING,
     _MOTION_VERBS,
@@ -138,9 +139,11 @@ def event_readings(clause: str) -> list[_Proposal]:
             return [_p(BeliefType.PREFERENCE, thing, f"{verb.casefold()}s", liked)]
     if aux is None and verb.casefold() in ("believe", "believes") and obj[:3].casefold() == "in ":
         return _belief_in(obj[3:], team=team)
-    if family in _FAMILY_WORDS and aux is None and verb.casefold() == "have" and _held(obj):
+    if family in _FAMILY_WORDS and aux is None and verb.casefold() == "have":
         # ``My sister has two kids``: what a relation has is a fact of theirs.
-        held = _object(obj, team=False)
+        if not _held(obj) or _UNSURE.search(clause):
+            return []
+        held = _object(as_user(obj), team=False)
         return _proposal(who, _predicate(None, verb, plural=plural), held, family, when, past=False)
     if aux is None and verb.casefold() in _STOP_VERBS and not _reporting_act(verb, obj):
         return []
@@ -160,9 +163,13 @@ def event_readings(clause: str) -> list[_Proposal]:
             "were",
             "had",
         )
+        if aux == "have" and (_UNSURE.search(clause) or _IDIOM_ACT.search(clause)):
+            return []  # ``My dad has never cheated``, ``has supposedly moved``: no act of theirs
         done = _perfect_act(verb) if aux == "have" else _is_past(verb)  # ``has moved``
         if not (past_state or (done and (involves or family != "family"))):
             return []
+        if aux == "have":
+            obj = as_user(obj)  # ``My brother has my car``: the user's car, not his own
         if verb.casefold() in ("was", "were", "had") and aux is None:
             verb_text = verb.casefold()
             return _proposal(who, verb_text, _object(obj, team=False), family, when, past=True)
@@ -267,9 +274,34 @@ _THEIRS_ALONE = _words(
 
 def _held(obj: str) -> bool:
     """``two kids``, ``a farm in Iowa``: a thing a relation has, not an obligation (``to
-    decide``), a negation (``no idea``) or a pronoun."""
+    decide``), a negation (``no idea``, ``none``), a pronoun, an idiom (``a point``, ``a lot on
+    her plate``, ``my back``) or a clause (``a feeling I'm lying``)."""
     first = obj.split(" ", 1)[0].casefold() if obj else ""
-    return bool(first) and first not in ("to", "no", "got") and not _pronoun_only(obj)
+    if not first or first in ("to", "no", "none", "got", "nothing") or _pronoun_only(obj):
+        return False
+    return _IDIOM_HELD.match(obj) is None and _CLAUSE_HELD.search(obj) is None
+
+
+_UNSURE = re.compile(
+    r"\b(?:not|never|no|nearly|barely|hardly|almost|supposedly|apparently|allegedly|probably"
+    r"|maybe|perhaps|possibly|jk|kidding|lol|wish)\b|n't\b",
+    re.IGNORECASE,
+)
+"""A negation, a near miss or a hedge anywhere in a relation's clause: no fact of theirs."""
+_IDIOM_HELD = re.compile(
+    r"^(?:a\s+(?:point|lot|feeling|say|right|chance|clue|thing|way|crush|mind|temper|knack)"
+    r"|(?:his|her|their|my|User's)\s+(?:moments|back|reasons|doubts|hands|mind|way|say|eye)"
+    r"|it\s+in\s+for|time|the\s+time|fun|issues|problems|plans|a\s+few\s+things)\b",
+    re.IGNORECASE,
+)
+"""What a relation "has" that is no possession: ``a point``, ``a lot going on``, ``my back``."""
+_IDIOM_ACT = re.compile(
+    r"\b(?:lost\s+(?:his|her|their)\s+mind|grown\s+a\s+pair|gone\s+(?:crazy|nuts|mad|bananas))\b",
+    re.IGNORECASE,
+)
+"""What a relation "has done" that is a figure of speech (``has lost her mind``)."""
+_CLAUSE_HELD = re.compile(r"\b(?:I|I'm|you|he|she|they|we|that)\s", re.IGNORECASE)
+"""``a feeling I'm lying``: a clause inside the object is no thing held."""
 
 
 _REPORTING_ACTS = frozenset({"said", "told", "asked", "heard"})
