@@ -71,6 +71,7 @@ def test_a_caption_keeps_its_head_noun_and_a_whole_phrase(
             "User shared a photo of themselves and others after the dance class.",
         ),
         ("Here's a pic of me!", "pic", "User shared a pic of themselves."),
+        ("Here's a pic of me lol", "pic", "User shared a pic of themselves."),
     ],
 )
 def test_a_picture_of_the_user_shows_themselves(

@@ -180,8 +180,9 @@ def sharing_readings(sentence: str) -> list[_Proposal]:
             if selfie["who"].casefold() in ("me", "myself")
             else "themselves and others"
         )
-        obj = _clip(collapse(f"{who} {_object(selfie['rest'], team=True)}"))
-        subject = _subject(selfie["rest"].split(" ", 1)[-1]) if selfie["rest"] else ""
+        rest = _INTERJECTION.sub("", selfie["rest"])
+        obj = _clip(collapse(f"{who} {_object(rest, team=True)}"))
+        subject = _subject(rest.split(" ", 1)[-1]) if rest else ""
         return _shared(f"{head}{obj}", subject or head.split()[1], SHOWN_CONFIDENCE)
     if _pronoun_only(about) or not about.strip():
         return []
@@ -192,6 +193,7 @@ def sharing_readings(sentence: str) -> list[_Proposal]:
 
 _OF_THE_USER = re.compile(r"^(?P<who>me|myself|us|ourselves)\b\s*(?P<rest>.*)$", re.IGNORECASE)
 """What a picture shows when it shows the user (``of me at the food bank``)."""
+_INTERJECTION = re.compile(r"\s*\b(?:lol|lmao|haha+|hehe+|omg)\b.*$", re.IGNORECASE)
 
 
 __all__ = ["CAPTION_CONFIDENCE", "SHOWN_CONFIDENCE", "sharing_readings"]
