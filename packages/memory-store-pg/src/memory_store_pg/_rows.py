@@ -17,11 +17,19 @@ from enum import Enum
 from typing import Any, NamedTuple, TypeVar
 
 import sqlalchemy as sa
-from pydantic import AwareDatetime, BaseModel
+from pydantic import AwareDatetime, BaseModel, TypeAdapter
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.sql.elements import ColumnElement
 
-from memory_core.domain import Belief, BeliefStatus, Event, RecallTrace, Rejection, Session
+from memory_core.domain import (
+    Belief,
+    BeliefStatus,
+    Event,
+    RecallTrace,
+    Rejection,
+    Session,
+    TracedBelief,
+)
 from memory_core.errors import UsageError
 from memory_core.ports import BELIEF_KEY_FIELDS, IDEMPOTENCY_KEY_FIELD
 from memory_core.text import fold
@@ -44,8 +52,12 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple):
-        return [_plain(item) for item in value]
+        return [_plain(item) if isinstance(item, _NESTED) else item for item in value]
     return value
+
+
+_NESTED = (Enum, tuple)
+"""What :func:`_plain` converts: an item of another type is kept as it is, uncalled."""
 
 
 def bind(table: sa.Table, column: str, value: Any) -> ColumnElement[Any]:
@@ -96,11 +108,22 @@ def belief_copy_row(belief: Belief, store_position: int, columns: Sequence[str])
     return tuple(values[name] for name in columns)
 
 
+_TRACED_BELIEFS: TypeAdapter[tuple[TracedBelief, ...]] = TypeAdapter(tuple[TracedBelief, ...])
+
+
 def trace_values(trace: RecallTrace) -> dict[str, Any]:
-    """Column values of a recall trace."""
-    values = {name: _plain(value) for name, value in trace.model_dump().items()}
-    values["beliefs"] = [traced.model_dump(mode="json") for traced in trace.beliefs]
-    return values
+    """Column values of a recall trace, in field order.
+
+    Read from the record's own fields (a trace holds no computed field, and its one nested
+    record, ``beliefs``, is dumped as JSON values in one call), not from a ``model_dump``
+    that would copy every value first.
+    """
+    return {
+        name: _TRACED_BELIEFS.dump_python(value, mode="json")
+        if name == "beliefs"
+        else _plain(value)
+        for name, value in trace.__dict__.items()
+    }
 
 
 def rejection_values(rejection: Rejection) -> dict[str, Any]:

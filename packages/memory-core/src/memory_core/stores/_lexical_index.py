@@ -1,24 +1,23 @@
 """One principal's lexical and subject index for the in-memory tier, in store-position order.
 
 Every posting list (lexeme -> positions, normalized subject -> positions) is kept sorted by
-store position, so a newest-first search walks the lists backwards and stops once it has its
-limit: its cost is bounded by the limit (and by how many walked records fail the query's other
-predicates), never by how many records a common word indexes. No posting set is copied.
+store position, so a newest-first search reads the lists' newest ends, in windows that widen
+only while it needs more, and stops once it has its limit: its cost is bounded by the limit
+(and by how many read records fail the query's other predicates), never by how many records a
+common word indexes. No whole posting list is copied.
 
 Each indexed record's lexemes are computed once, when it is indexed, and kept with it as a
 tuple of interned strings; removal is lazy: a record that moves to a new position or leaves
 the store is dropped from the position map only, and a posting that no longer names a record
-holding its lexeme (or subject) is skipped when walked. Stale postings are counted, and the
+holding its lexeme (or subject) is skipped when read. Stale postings are counted, and the
 lists are rebuilt from the live records once the stale ones outnumber them.
 """
 
 from __future__ import annotations
 
 import bisect
-import heapq
 import sys
 from collections.abc import Iterable, Iterator
-from itertools import islice
 
 from memory_core.domain import Belief
 from memory_core.text import fold
@@ -80,36 +79,56 @@ def _insert(postings: list[int], position: int) -> None:
         postings.insert(at, position)
 
 
-def _walk(
-    postings: list[int],
+_WINDOW = 96
+"""Newest positions a search first reads of the densest posting list (doubled while it needs
+more)."""
+
+
+def _gathered(
+    sources: list[list[int]],
     floor: int,
     by_position: dict[int, IndexedBelief],
-    *,
-    group: frozenset[str] = frozenset(),
-    subject: str | None = None,
+    names: tuple[frozenset[str], frozenset[str], tuple[frozenset[str], ...]],
 ) -> Iterator[IndexedBelief]:
-    """A newest-first walk down one posting list: the records at its live positions above
-    ``floor`` that hold every lexeme of ``group`` (one term, as ``plainto_tsquery``), or have
-    ``subject``. The list is read by a C iterator; a stale posting (its record moved or left)
-    finds no record, and one whose record no longer holds the lexeme is skipped."""
+    """The records at the distinct live positions of ``sources`` above ``floor`` that hold
+    what named them, newest first: ``names`` is (subjects, lexemes of one-lexeme groups,
+    wider groups), and a record is given when it has one of the subjects, holds one of the
+    lexemes or holds every lexeme of a wider group.
+
+    The lists are read in windows, in C: the window's lowest position is the highest of each
+    list's ``window``-th newest position not yet given (so no list holds an unread position
+    above it), every list's positions from there up are sliced into one set and given in
+    order, and the next window, twice as wide, starts below them. A stale posting (its
+    record moved or left) finds no record, and one whose record no longer holds what named
+    it is skipped."""
+    subjects, singles, wider = names
     get = by_position.get
-    positions = islice(reversed(postings), len(postings) - bisect.bisect_right(postings, floor))
-    if subject is not None:
-        for position in positions:
+    window = _WINDOW
+    spans = [
+        (postings, bisect.bisect_right(postings, floor), len(postings)) for postings in sources
+    ]
+    while spans:
+        lowest = floor + 1
+        for postings, first, stop in spans:
+            if stop - first > window and postings[stop - window] > lowest:
+                lowest = postings[stop - window]
+        found: set[int] = set()
+        rest = []
+        for postings, first, stop in spans:
+            cut = bisect.bisect_left(postings, lowest, first, stop)
+            found.update(postings[cut:stop])
+            if cut > first:
+                rest.append((postings, first, cut))
+        for position in sorted(found, reverse=True):
             entry = get(position)
-            if entry is not None and entry.subject == subject:
+            if entry is not None and (
+                entry.subject in subjects
+                or not singles.isdisjoint(entry.lexemes)
+                or any(all(word in entry.lexemes for word in group) for group in wider)
+            ):
                 yield entry
-    elif len(group) == 1:
-        (lexeme,) = group
-        for position in positions:
-            entry = get(position)
-            if entry is not None and lexeme in entry.lexemes:
-                yield entry
-    else:
-        for position in positions:
-            entry = get(position)
-            if entry is not None and all(word in entry.lexemes for word in group):
-                yield entry
+        spans = rest
+        window *= 2
 
 
 class PrincipalIndex:
@@ -134,7 +153,7 @@ class PrincipalIndex:
         self._live_postings += len(entry.lexemes) + 1
 
     def remove(self, position: int) -> IndexedBelief | None:
-        """Drop the record at ``position``; its postings go stale and are skipped when walked."""
+        """Drop the record at ``position``; its postings go stale and are skipped when read."""
         entry = self.by_position.pop(position, None)
         if entry is not None:
             cost = len(entry.lexemes) + 1
@@ -159,49 +178,28 @@ class PrincipalIndex:
     def newest(
         self, groups: Iterable[frozenset[str]], subjects: Iterable[str], floor: int
     ) -> Iterator[IndexedBelief]:
-        """Records holding every lexeme of some group, or with one of ``subjects``
-        (normalized), newest store position first, down to (not including) ``floor`` (each
-        as its entry: ``entry.belief`` is the belief)."""
-        by_position = self.by_position
-        cursors: list[Iterator[IndexedBelief]] = []
+        """Records holding every lexeme of some group (one term, as ``plainto_tsquery``), or
+        with one of ``subjects`` (normalized), newest store position first, down to (not
+        including) ``floor`` (each as its entry: ``entry.belief`` is the belief).
+
+        A record holding a group's lexemes is in each of their posting lists, so each group
+        reads its shortest list only, and a record is accepted when it holds some group."""
+        sources: list[list[int]] = []
+        singles: set[str] = set()
+        wider: list[frozenset[str]] = []
         for group in groups:
-            lists = [self._lexemes.get(lexeme, []) for lexeme in group]
-            shortest = min(lists, key=len)
+            shortest = min((self._lexemes.get(lexeme, []) for lexeme in group), key=len)
             if shortest:  # else a lexeme no record holds: the group matches nothing
-                cursors.append(_walk(shortest, floor, by_position, group=group))
-        for subject in dict.fromkeys(subjects):
-            postings = self._subjects.get(subject)
-            if postings:
-                cursors.append(_walk(postings, floor, by_position, subject=subject))
-        return _merged(cursors)
-
-
-def _merged(cursors: list[Iterator[IndexedBelief]]) -> Iterator[IndexedBelief]:
-    """The records at the distinct positions of every cursor, newest first (a k-way merge on
-    a heap of ``(-position, cursor, record)``; once one cursor is left it is drained)."""
-    heap: list[tuple[int, int, IndexedBelief]] = []
-    for n, cursor in enumerate(cursors):
-        entry = next(cursor, None)
-        if entry is not None:
-            heap.append((-entry.store_position, n, entry))
-    heapq.heapify(heap)
-    last = 0
-    replace, pop = heapq.heapreplace, heapq.heappop
-    while len(heap) > 1:
-        negated, n, entry = heap[0]
-        if negated != last:
-            last = negated
-            yield entry
-        following = next(cursors[n], None)
-        if following is None:
-            pop(heap)
-        else:
-            replace(heap, (-following.store_position, n, following))
-    if heap:
-        negated, n, entry = heap[0]
-        if negated != last:
-            yield entry
-        yield from cursors[n]
+                sources.append(shortest)
+                if len(group) == 1:
+                    singles.update(group)
+                else:
+                    wider.append(group)
+        named = frozenset(subjects)
+        sources.extend(self._subjects[s] for s in named if self._subjects.get(s))
+        return _gathered(
+            sources, floor, self.by_position, (named, frozenset(singles), tuple(wider))
+        )
 
 
 __all__ = ["IndexedBelief", "PrincipalIndex", "indexed"]
