@@ -95,11 +95,13 @@ def libpq_url(url: str) -> str:
 
 
 def connect(url: str, schema: str | None) -> psycopg.Connection[Any]:
-    """A bare psycopg connection to ``url`` with ``schema`` as its search path."""
+    """A bare psycopg connection to ``url`` with ``schema`` as its search path, in autocommit
+    as the recall's own connection is: a peer in a transaction would pay a ``BEGIN`` and a
+    ``COMMIT`` round trip the recall does not (about 20% of a bare SELECT at 20k)."""
     import psycopg
 
     options = "" if schema is None else f"-c search_path={schema}"
-    return psycopg.connect(libpq_url(url), options=options)
+    return psycopg.connect(libpq_url(url), options=options, autocommit=True)
 
 
 class SqlReplay:
