@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import re
 
-from memory_core.formation.deterministic.lexicon import _PARTICIPLES, _PARTICLES, _words
+from memory_core.formation.deterministic.lexicon import (
+    _OBJECT_OPENER,
+    _PARTICIPLES,
+    _PARTICLES,
+    _words,
+)
 
 _CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
@@ -52,9 +57,7 @@ _STATE_PARTICIPLES = _words(
     determined committed qualified related focused hooked"""
 )
 """Participles that after ``'s`` name a state (``My mom's worried about me``: ``is``)."""
-_ACTED_ON = frozenset(_PARTICLES) | _words(
-    "me us him her them it a an the my his their our this that some every all two three"
-)
+_ACTED_ON = frozenset(_PARTICLES) | _OBJECT_OPENER | {"two", "three"}
 """What follows a participle that acts: its object or a particle (``has finished her chemo``,
 ``has moved back``); a preposition after it is a state or a passive (``Lily's adopted from
 China``, ``My dad's disappointed in me``), so the ``'s`` stays ``is``."""

@@ -310,9 +310,15 @@ _FAMILY = {
     "fam": "family",
 }
 
+_PLURAL_FAMILY = frozenset({"parents", "kids", "grandparents"})
+"""Canonical family relations that name several people (``My parents have sold ...``)."""
+
 _ARTICLES = frozenset({"the", "a", "an", "my", "their", "our", "some", "his", "her"})
 
 _PARTICLES = ("up", "out", "off", "back", "down", "over", "away", "around", "along")
+
+_OBJECT_OPENER = _words("me us him her them it a an the my his their our this that some every all")
+"""Words that open a verb's object (``saved me``, ``finished her chemo``)."""
 
 _PREPOSITIONS = _words(
     """to at in on with for about into from of by through across after before around near"""

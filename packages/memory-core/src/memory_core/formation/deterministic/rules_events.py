@@ -56,6 +56,7 @@ from memory_core.formation.deterministic.lexicon import (
     _FAMILY,
     _IRREGULAR_PAST,
     _PARTICLES,
+    _PLURAL_FAMILY,
     _PREPOSITIONS,
     _PRONOUN_OBJECTS,
     _STOP_VERBS,
@@ -80,7 +81,7 @@ from memory_core.formation.deterministic.screening import (
     _REPORTED_CLAUSE,
     _REQUEST_OF_USER,
 )
-from memory_core.formation.deterministic.subjects import PLURAL_FAMILY, clause_parts
+from memory_core.formation.deterministic.subjects import clause_parts
 from memory_core.text import collapse, take_time
 
 _ON_USER = re.compile(r"\b(?:me|my|myself)\b", re.IGNORECASE)
@@ -100,7 +101,7 @@ def event_readings(clause: str) -> list[_Proposal]:
     who, rest, family = parts
     team = family == "we"
     family = None if team else family
-    plural = (who != "User" and not who.startswith("User's")) or family in PLURAL_FAMILY
+    plural = (who != "User" and not who.startswith("User's")) or family in _PLURAL_FAMILY
     if _NEGATION.match(rest):
         return []  # ``My brother and I never talk``: ``never`` is no adverb to strip here
     rest = _strip_adverbs(rest)

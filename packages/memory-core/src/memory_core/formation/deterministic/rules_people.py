@@ -58,9 +58,9 @@ from memory_core.formation.deterministic.lexicon import (
     _CALENDAR_WORDS,
     _MATERIALS,
     _NOT_NAME_WORDS,
+    _OBJECT_OPENER,
     _PARTICIPLES,
     _PARTICLES,
-    _words,
 )
 from memory_core.formation.deterministic.phrases import _Proposal
 from memory_core.formation.deterministic.pronouns import (
@@ -254,7 +254,6 @@ def _refused(who: str, group: str, obj: str) -> bool:
 
 _CLEFT = re.compile(r"^(?:is|was)\s+the\s+(?:one|person)\s+who\s+(?=\w)", re.IGNORECASE)
 """``She's the one who knows how the corer works``: what the person does, said as who."""
-_OBJECT_OPENER = _words("me us him her them it a an the my his their our this that some every all")
 
 
 def _contracted_aux(rest: str) -> str:

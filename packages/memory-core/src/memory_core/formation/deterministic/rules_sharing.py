@@ -183,7 +183,8 @@ def sharing_readings(sentence: str) -> list[_Proposal]:
         rest = _INTERJECTION.sub("", selfie["rest"])
         obj = _clip(collapse(f"{who} {_object(rest, team=True)}"))
         subject = _subject(rest.split(" ", 1)[-1]) if rest else ""
-        return _shared(f"{head}{obj}", subject or head.split()[1], SHOWN_CONFIDENCE)
+        picture = match.group("picture").casefold()
+        return _shared(f"{head}{obj}", subject or picture, SHOWN_CONFIDENCE)
     if _pronoun_only(about) or not about.strip():
         return []
     obj = _clip(_object(shown, team=True))

@@ -47,7 +47,7 @@ _NOT_PAST = re.compile(
 _PAST_VERB = re.compile(r"\b(?:I|we|my\s+\w+)\s+(?:(?:just|finally|also|then)\s+)?(\w+)", re.I)
 _NARRATED_ACT = re.compile(
     r"^(?:I|we)\s+(?:(?:just|also|then|finally|even|actually|really|quickly)\s+)*"
-    r"(?P<verb>[a-z]+)\b(?P<rest>.*)$",
+    r"(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
 _NOT_AN_EPISODE = re.compile(

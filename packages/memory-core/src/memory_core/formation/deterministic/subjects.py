@@ -51,8 +51,6 @@ def clause_parts(text: str) -> tuple[str, str, str | None] | None:
 
 
 _HAS = re.compile(r"^has\b", re.IGNORECASE)
-PLURAL_FAMILY = frozenset({"parents", "kids", "grandparents"})
-"""Canonical family relations that name several people (``My parents have sold ...``)."""
 
 
-__all__ = ["PLURAL_FAMILY", "clause_parts"]
+__all__ = ["clause_parts"]
